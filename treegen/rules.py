@@ -1,0 +1,313 @@
+"""The rules of code-guessing games: games, codes, hints and how a guess is scored.
+
+This module needs only the standard library, so that playing and verifying a tree start instantly.
+Codes and hints are small ints; strings appear only in the paired parse/format functions.
+
+- A code is the index of its symbol tuple in the game's sorted code list (``Game.codes``).
+- A hint is ``bulls * (positions + 1) + cows``; the canonical text is ``xAyB``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class TreegenError(ValueError):
+    """Base class of every error that treegen reports to a human."""
+
+
+class GameError(TreegenError):
+    """An unknown game or a malformed game spec."""
+
+
+class CodeError(TreegenError):
+    """A code that is not legal in its game."""
+
+
+class HintError(TreegenError):
+    """A hint that is malformed or cannot occur in its game."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A code-guessing game: ``positions`` symbols drawn from ``alphabet``, with or without repeats.
+
+    ``notation`` names the game's own way of writing hints besides ``xAyB``:
+    ``"ab"`` (none), ``"pegs"`` (black/white pegs, ``BBW``) or ``"baseball"`` (``ball=3 strike=1``,
+    where ball counts strikes too).
+    """
+
+    name: str
+    positions: int
+    alphabet: str
+    repeats: bool
+    notation: str = "ab"
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.positions <= 8:
+            raise GameError(f"a game needs 1 to 8 positions, not {self.positions}")
+        if len(set(self.alphabet)) != len(self.alphabet) or not 2 <= len(self.alphabet) <= len(SYMBOLS):
+            raise GameError(f"a game needs 2 to {len(SYMBOLS)} distinct symbols, not {self.alphabet!r}")
+        if not self.repeats and self.positions > len(self.alphabet):
+            raise GameError(
+                f"{self.positions} positions without repeats need at least {self.positions} symbols"
+            )
+        if self.notation not in ("ab", "pegs", "baseball"):
+            raise GameError(f"unknown hint notation {self.notation!r}")
+
+    # -- sizes -------------------------------------------------------------------------------
+    @property
+    def symbols(self) -> int:
+        return len(self.alphabet)
+
+    @property
+    def hint_slots(self) -> int:
+        """Size of the hint index space: hints are ``bulls * (positions + 1) + cows``."""
+        return (self.positions + 1) ** 2
+
+    @property
+    def win_hint(self) -> int:
+        return self.positions * (self.positions + 1)
+
+    @property
+    def spec(self) -> str:
+        """The ``bc:P:N`` / ``mm:P:N`` spec that names the same rules."""
+        return f"{'mm' if self.repeats else 'bc'}:{self.positions}:{self.symbols}"
+
+    # -- the code list -----------------------------------------------------------------------
+    @cached_property
+    def codes(self) -> tuple[tuple[int, ...], ...]:
+        """Every code as a tuple of symbol indices, in sorted (lexicographic) order."""
+        n, p = self.symbols, self.positions
+        if self.repeats:
+            return tuple(itertools.product(range(n), repeat=p))
+        return tuple(itertools.permutations(range(n), p))
+
+    @cached_property
+    def code_index(self) -> dict[tuple[int, ...], int]:
+        return {c: i for i, c in enumerate(self.codes)}
+
+    @property
+    def size(self) -> int:
+        """Number of codes (every code is a possible secret)."""
+        if self.repeats:
+            return self.symbols**self.positions
+        out = 1
+        for k in range(self.positions):
+            out *= self.symbols - k
+        return out
+
+    # -- hints -------------------------------------------------------------------------------
+    def hint(self, bulls: int, cows: int) -> int:
+        return bulls * (self.positions + 1) + cows
+
+    def split_hint(self, hint: int) -> tuple[int, int]:
+        return divmod(hint, self.positions + 1)
+
+    @cached_property
+    def possible_hints(self) -> frozenset[int]:
+        """The hints that some guess and secret of this game produce.
+
+        Guesses whose symbols follow the same pattern of repeats are equivalent under renaming
+        symbols, so one guess per pattern scored against every code covers every pair.
+        """
+        seen: set[int] = set()
+        for guess in _pattern_codes(self):
+            for secret in self.codes:
+                seen.add(score(self, guess, secret))
+        return frozenset(seen)
+
+    def describe(self) -> str:
+        return (
+            f"{self.name}: {self.positions} positions, symbols {self.alphabet}, "
+            f"{'repeats' if self.repeats else 'no repeats'}, {self.size} secrets"
+        )
+
+
+def _pattern_codes(game: Game):
+    """One code per pattern of repeated symbols (first occurrences in increasing order)."""
+
+    def extend(prefix: tuple[int, ...], used: int):
+        if len(prefix) == game.positions:
+            yield prefix
+            return
+        # A new symbol is always the next unused one; repeat games may also reuse an earlier one.
+        choices = range(min(used + 1, game.symbols)) if game.repeats else (used,)
+        for s in choices:
+            yield from extend(prefix + (s,), max(used, s + 1))
+
+    yield from extend((), 0)
+
+
+# -- presets and specs ---------------------------------------------------------------------------
+PRESETS: dict[str, Game] = {
+    g.name: g
+    for g in (
+        Game("bulls-cows", 4, "0123456789", False),
+        Game("mastermind", 4, "123456", True, "pegs"),
+        Game("numbers-baseball", 4, "0123456789", True, "baseball"),
+        Game("mastermind-digits", 4, "0123456789", True, "pegs"),
+        Game("smash-the-code", 4, "123456789", False, "pegs"),
+        Game("royale", 5, "01234", True, "pegs"),
+    )
+}
+DEFAULT_GAME = "bulls-cows"
+
+_SPEC = re.compile(r"^(bc|mm):(\d+):(\d+)$")
+
+
+def resolve_game(name: str) -> Game:
+    """The game named by a preset name or a ``bc:P:N`` / ``mm:P:N`` spec."""
+    key = name.strip().lower()
+    if key in PRESETS:
+        return PRESETS[key]
+    m = _SPEC.match(key)
+    if m:
+        kind, p, n = m.group(1), int(m.group(2)), int(m.group(3))
+        if not 1 <= p <= 8 or not 2 <= n <= len(SYMBOLS):
+            raise GameError(
+                f"game spec {name!r} is out of range: positions 1-8 and symbols 2-{len(SYMBOLS)} are accepted"
+            )
+        game = Game(key, p, SYMBOLS[:n], kind == "mm", "pegs" if kind == "mm" else "ab")
+        if game.size > 200_000:
+            raise GameError(f"game {name!r} has {game.size} codes; at most 200000 are supported")
+        return game
+    raise GameError(
+        f"unknown game {name!r}: use one of {', '.join(PRESETS)}, or a spec such as bc:3:6 "
+        f"(no repeats) or mm:4:7 (repeats)"
+    )
+
+
+def game_from_dict(d: dict) -> Game:
+    """The game described by a tree file's ``game`` object (a preset, a spec, or explicit fields)."""
+    try:
+        name, p, alphabet, repeats = d["name"], d["positions"], d["alphabet"], d["repeats"]
+    except (KeyError, TypeError) as exc:
+        raise GameError(f"game description {d!r} lacks name, positions, alphabet or repeats") from exc
+    try:
+        game = resolve_game(str(name))
+    except GameError:
+        game = Game(str(name), int(p), str(alphabet), bool(repeats))
+    if (game.positions, game.alphabet, game.repeats) != (p, alphabet, repeats):
+        raise GameError(f"game {name!r} does not match its description {d!r}")
+    return game
+
+
+def game_to_dict(game: Game) -> dict:
+    return {
+        "name": game.name,
+        "positions": game.positions,
+        "alphabet": game.alphabet,
+        "repeats": game.repeats,
+    }
+
+
+# -- codes ---------------------------------------------------------------------------------------
+def parse_code(game: Game, text: str) -> int:
+    """The code written as ``text`` (spaces ignored, letters in any case)."""
+    raw = "".join(str(text).split()).upper()
+    if len(raw) != game.positions:
+        raise CodeError(
+            f"code {text!r} has {len(raw)} symbols; {game.name} codes have {game.positions} "
+            f"symbols from {game.alphabet}{'' if game.repeats else ', all different'}"
+        )
+    symbols = []
+    for ch in raw:
+        k = game.alphabet.find(ch)
+        if k < 0:
+            raise CodeError(
+                f"code {text!r} uses {ch!r}; {game.name} codes use only the symbols {game.alphabet}"
+            )
+        symbols.append(k)
+    if not game.repeats and len(set(symbols)) != len(symbols):
+        raise CodeError(f"code {text!r} repeats a symbol; {game.name} codes have all different symbols")
+    return game.code_index[tuple(symbols)]
+
+
+def format_code(game: Game, code: int) -> str:
+    return "".join(game.alphabet[s] for s in game.codes[code])
+
+
+def score(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -> int:
+    """The hint for ``guess`` against ``secret``, both symbol tuples.
+
+    Bulls are positions that agree; cows are the common symbols counted with multiplicity
+    (min of the two counts), minus the bulls.
+    """
+    bulls = sum(1 for g, s in zip(guess, secret) if g == s)
+    common = sum(min(guess.count(x), secret.count(x)) for x in set(guess))
+    return bulls * (game.positions + 1) + common - bulls
+
+
+def score_codes(game: Game, guess: int, secret: int) -> int:
+    return score(game, game.codes[guess], game.codes[secret])
+
+
+# -- hints ---------------------------------------------------------------------------------------
+_AB = re.compile(r"^(\d+)\s*A\s*(\d+)\s*B$", re.I)
+_PAIR = re.compile(r"^(\d+)[\s,/]+(\d+)$")
+_BASEBALL = re.compile(
+    r"^(?:(?:b(?:all)?s?\s*[=:]?\s*(?P<b1>\d+))[\s,;]*(?:s(?:trike)?s?\s*[=:]?\s*(?P<s1>\d+))"
+    r"|(?:s(?:trike)?s?\s*[=:]?\s*(?P<s2>\d+))[\s,;]*(?:b(?:all)?s?\s*[=:]?\s*(?P<b2>\d+)))$",
+    re.I,
+)
+_PEGS = re.compile(r"^[BW]*$", re.I)
+
+
+def _accepted(game: Game) -> str:
+    forms = "'1A2B', '1a2b', '1 2' (bulls then cows)"
+    if game.notation == "baseball":
+        forms += ", 'ball=3 strike=1' or 'b3s1' (ball counts strikes too)"
+    elif game.notation == "pegs":
+        forms += ", pegs such as 'BWW' (B black = right place, W white = wrong place; '-' for none)"
+    return forms
+
+
+def parse_hint(game: Game, text: str) -> int:
+    """The hint written as ``text`` in the canonical ``xAyB`` form or in the game's own notation."""
+    raw = " ".join(str(text).split())
+    bulls = cows = None
+    m = _AB.match(raw) or _PAIR.match(raw)
+    if m:
+        bulls, cows = int(m.group(1)), int(m.group(2))
+    elif game.notation == "baseball" and (mb := _BASEBALL.match(raw)):
+        ball = int(mb.group("b1") or mb.group("b2"))
+        strike = int(mb.group("s1") or mb.group("s2"))
+        if strike > ball:
+            raise HintError(f"hint {text!r}: strikes ({strike}) cannot exceed balls ({ball}); ball counts strikes too")
+        bulls, cows = strike, ball - strike
+    elif game.notation == "pegs" and (raw in ("-", "") or _PEGS.match(raw.replace(" ", ""))):
+        pegs = raw.replace(" ", "").upper()
+        bulls, cows = pegs.count("B"), pegs.count("W")
+    if bulls is None:
+        raise HintError(f"cannot read hint {text!r}; {game.name} accepts {_accepted(game)}")
+    p = game.positions
+    if bulls + cows > p:
+        raise HintError(f"hint {text!r} counts {bulls + cows} symbols; {game.name} codes have only {p}")
+    h = game.hint(bulls, cows)
+    if h not in game.possible_hints:
+        raise HintError(
+            f"hint {text!r} ({format_hint(game, h)}) cannot occur in {game.name}: possible hints are "
+            + " ".join(format_hint(game, x) for x in sorted(game.possible_hints))
+        )
+    return h
+
+
+def format_hint(game: Game, hint: int) -> str:
+    bulls, cows = game.split_hint(hint)
+    return f"{bulls}A{cows}B"
+
+
+def format_hint_native(game: Game, hint: int) -> str | None:
+    """The hint in the game's own notation, or None when the game has only ``xAyB``."""
+    bulls, cows = game.split_hint(hint)
+    if game.notation == "baseball":
+        return f"ball={bulls + cows} strike={bulls}"
+    if game.notation == "pegs":
+        return "B" * bulls + "W" * cows or "-"
+    return None
