@@ -1,0 +1,184 @@
+"""The games, hint and candidates commands, in-process and through the installed ``treegen`` script."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from treegen import cli
+from treegen.rules import PRESETS
+
+TREEGEN = shutil.which("treegen") or os.path.join(os.path.dirname(sys.executable), "treegen")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([TREEGEN, *args], capture_output=True, text=True, timeout=120)
+
+
+def run_main(capsys, *args: str):
+    """cli.main in-process: (exit status, stdout, stderr); argparse's SystemExit becomes a status."""
+    try:
+        status = cli.main(list(args))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def naive_candidates(history):
+    """Bulls-cows secrets consistent with (guess, bulls, cows) triples, by brute force over strings."""
+    from itertools import permutations
+
+    out = []
+    for p in permutations("0123456789", 4):
+        secret = "".join(p)
+        ok = True
+        for guess, bulls, cows in history:
+            b = sum(g == s for g, s in zip(guess, secret))
+            c = sum(min(guess.count(x), secret.count(x)) for x in set(guess)) - b
+            if (b, c) != (bulls, cows):
+                ok = False
+                break
+        if ok:
+            out.append(secret)
+    return out
+
+
+# -- happy paths -----------------------------------------------------------------------------------
+
+
+def test_games_lists_presets_with_secret_counts():
+    res = run("games")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
+    lines = res.stdout.splitlines()
+    for name, game in PRESETS.items():
+        line = next(line for line in lines if line.split() and line.split()[0] == name)
+        assert str(game.size) in line.split()
+    assert "5040" in res.stdout and "10000" in res.stdout and "3125" in res.stdout
+
+
+def test_hint_bulls_cows():
+    res = run("hint", "5346", "5234")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "1A2B"
+
+
+def test_hint_numbers_baseball(capsys):
+    status, out, err = run_main(capsys, "hint", "--game", "numbers-baseball", "5382", "3092")
+    assert status == 0, err
+    assert out.strip() == "1A1B  (ball=2 strike=1)"
+    assert "ball=2 strike=1" in out
+
+
+@pytest.mark.parametrize(
+    "args,want",
+    [
+        (["hint", "--game", "mastermind-digits", "5255", "5543"], "1A1B"),
+        (["hint", "-g", "mastermind", "1122", "1213"], "1A2B"),
+        (["hint", "--game", "bc:3:6", "012", "012"], "3A0B"),
+        (["hint", "--game", "mm:4:12", "ab01", "BA01"], "2A2B"),
+    ],
+)
+def test_hint_other_games(capsys, args, want):
+    status, out, err = run_main(capsys, *args)
+    assert status == 0, err
+    assert out.split()[0] == want
+
+
+def test_candidates_count_and_listing():
+    res = run("candidates", "0123=1A2B", "4567=0A1B")
+    assert res.returncode == 0, res.stderr
+    want = naive_candidates([("0123", 1, 2), ("4567", 0, 1)])
+    lines = res.stdout.splitlines()
+    assert lines[0] == f"{len(want)} possible secrets"
+    shown = lines[1].split()
+    if shown[-1] == "...":
+        shown = shown[:-1]
+    assert 0 < len(shown) <= 20
+    assert shown == want[: len(shown)]
+
+
+def test_candidates_limit_zero_lists_all(capsys):
+    status, out, err = run_main(capsys, "candidates", "--limit", "0", "0123=1A2B", "4567=0A1B")
+    assert status == 0, err
+    lines = out.splitlines()
+    want = naive_candidates([("0123", 1, 2), ("4567", 0, 1)])
+    assert lines[0] == f"{len(want)} possible secrets"
+    assert lines[1].split() == want
+
+
+def test_candidates_single_and_native_notation(capsys):
+    status, out, err = run_main(capsys, "candidates", "0123=4A0B")
+    assert status == 0, err
+    assert out.splitlines() == ["1 possible secret", "0123"]
+    status, out, err = run_main(capsys, "candidates", "--game", "mastermind", "1122=BW", "3456=W")
+    assert status == 0, err
+    assert out.splitlines()[0].endswith("possible secrets")
+    status, out, err = run_main(capsys, "candidates", "--game", "numbers-baseball", "5382=ball=2 strike=1")
+    assert status == 0, err
+    assert out.splitlines()[0].endswith("possible secrets")
+
+
+# -- bad input: one line on stderr, status 2, no traceback -----------------------------------------
+
+BAD = {
+    "wrong length": ["hint", "534", "5234"],
+    "unknown symbol": ["hint", "53X6", "5234"],
+    "repeated symbol": ["hint", "5346", "5534"],
+    "candidates wrong length": ["candidates", "01234=1A2B"],
+    "candidates repeated symbol": ["candidates", "0023=1A2B"],
+    "impossible hint": ["candidates", "0123=3A1B"],
+    "too many bulls": ["candidates", "0123=5A0B"],
+    "unknown game": ["hint", "--game", "chess", "0123", "4567"],
+    "bad spec": ["candidates", "--game", "mm:9:10", "0123=1A2B"],
+    "inconsistent hints": ["candidates", "0123=4A0B", "4567=0A1B"],
+    "malformed GUESS=HINT": ["candidates", "0123-1A2B"],
+    "unreadable hint": ["candidates", "0123=xyz"],
+    "missing secret": ["hint", "5346"],
+    "missing command": [],
+    "unknown command": ["frobnicate"],
+    "missing option value": ["hint", "5346", "5234", "--game"],
+    "bad limit": ["candidates", "--limit", "many", "0123=1A2B"],
+}
+
+
+def check_bad(status, out, err):
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("treegen"), err
+
+
+@pytest.mark.parametrize("args", list(BAD.values()), ids=list(BAD))
+def test_bad_input_in_process(capsys, args):
+    check_bad(*run_main(capsys, *args))
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["wrong length", "unknown symbol", "repeated symbol", "impossible hint", "unknown game",
+     "inconsistent hints", "malformed GUESS=HINT", "missing secret", "missing command"],
+)  # fmt: skip
+def test_bad_input_through_the_script(case):
+    res = run(*BAD[case])
+    check_bad(res.returncode, res.stdout, res.stderr)
+
+
+def test_help_shows_examples():
+    res = run("--help")
+    assert res.returncode == 0
+    assert "examples" in res.stdout
+    assert "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("command", ["games", "hint", "candidates"])
+def test_subcommand_help_shows_examples(capsys, command):
+    status, out, _ = run_main(capsys, command, "--help")
+    assert status == 0
+    assert "examples" in out
