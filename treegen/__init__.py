@@ -17,6 +17,28 @@ from .rules import (
 
 __version__ = "0.1.0"
 
+# Tree names load on first use (PEP 562), so that importing treegen imports only the rules.
+_LAZY = {
+    "Tree": "tree",
+    "Node": "tree",
+    "Stats": "tree",
+    "TreeError": "tree",
+    "make_tree": "tree",
+    "load_tree": "tree",
+    "save_tree": "tree",
+    "compute_stats": "tree",
+    "next_guess": "tree",
+    "verify_tree": "verify",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "PRESETS",
     "CodeError",
@@ -30,4 +52,15 @@ __all__ = [
     "parse_hint",
     "resolve_game",
     "score",
+    # strategy trees (treegen.tree, treegen.verify)
+    "Tree",
+    "Node",
+    "Stats",
+    "TreeError",
+    "make_tree",
+    "load_tree",
+    "save_tree",
+    "compute_stats",
+    "next_guess",
+    "verify_tree",
 ]
