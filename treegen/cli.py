@@ -20,6 +20,8 @@ examples:
   treegen hint --game numbers-baseball 5382 3092
   treegen candidates 0123=1A2B 4567=0A1B
   treegen candidates --game mastermind 1122=BW 3456=W
+  treegen build --strategy entropy            # a heuristic tree: bulls-cows-entropy.json
+  treegen eval                                # every heuristic strategy compared in one table
 """
 
 
@@ -94,6 +96,107 @@ def cmd_candidates(args) -> int:
     return 0
 
 
+# -- tree files: verify, play, show (stdlib + orjson only: they start instantly) -------------------
+
+
+def _tree_game(args):
+    return resolve_game(args.game) if args.game else None
+
+
+def cmd_verify(args) -> int:
+    from . import verify
+
+    return verify.run(args.file, args.max_guesses, _tree_game(args))
+
+
+def cmd_play(args) -> int:
+    from . import play
+
+    return play.run(args)
+
+
+def cmd_show(args) -> int:
+    from . import verify
+
+    return verify.show(args.file, args.depth, _tree_game(args))
+
+
+def _add_tree_game(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--game", "-g", default=None, metavar="G",
+        help="refuse a tree for any other game (default: the game named in the file)",
+    )
+
+
+# -- heuristic trees: build, eval -----------------------------------------------------------------
+
+
+def _progress_bar(total: int, desc: str):
+    """A tqdm bar on stderr that shows up only if the work takes over a second."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="secret", delay=1.0, leave=False, file=sys.stderr)
+
+
+def cmd_build(args) -> int:
+    from .strategies import build_tree, default_output, format_scored, get_strategy
+    from .tree import save_tree
+    from .verify import format_stats
+
+    game = resolve_game(args.game)
+    name = get_strategy(args.strategy).name
+    out = args.output or default_output(game, name)
+    with _progress_bar(game.size, name) as bar:
+        built = build_tree(
+            game, name, first=args.first, consistent_only=args.consistent_only, seed=args.seed,
+            tie=args.tie, progress=bar.update,
+        )
+    save_tree(built.tree, out)
+    print(f"{built.tree.strategy} for {game.name}, opening {built.tree.root.guess}: wrote {out}")
+    print(format_stats(built.tree.stats))
+    print(f"time     {built.seconds:.2f} s")
+    if args.stats:
+        print("guesses scored per depth:")
+        print(format_scored(built))
+    return 0
+
+
+def cmd_eval(args) -> int:
+    from .feedback import feedback_table
+    from .strategies import applicable, build_tree, format_comparison, get_strategy
+
+    game = resolve_game(args.game)
+    names = applicable(game) if args.strategy == "all" else [get_strategy(args.strategy).name]
+    feedback_table(game)  # built once up front, so that no strategy's time includes it
+    rows = []
+    with _progress_bar(game.size * len(names), "eval") as bar:
+        for name in names:
+            kind = get_strategy(name).kind
+            built = build_tree(
+                game, name,
+                first=args.first if kind != "sweep" else None,
+                consistent_only=args.consistent_only and kind == "scored",
+                seed=args.seed if kind == "random" else None,
+                tie=args.tie, progress=bar.update,
+            )
+            rows.append((name, built))
+    opening = "the lowest code" if args.first is None else args.first
+    print(f"{game.describe()}; opening {opening}, ties: {args.tie}")
+    print(format_comparison(rows))
+    return 0
+
+
+def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--first", default=None, metavar="CODE", help="the opening guess (default: the lowest code)")
+    p.add_argument("--consistent-only", action="store_true", help="scored strategies guess only possible codes")
+    p.add_argument("--seed", type=int, default=None, metavar="N", help="random-consistent: the random seed (default 0)")
+    p.add_argument(
+        "--tie", choices=("possible", "paper"), default="possible",
+        help="equal scores go to the lowest possible code (possible, default) or as seed 001's program "
+        "does, to the last possible code it scans (paper)",
+    )
+
+
 # -- the parser ------------------------------------------------------------------------------------
 
 
@@ -136,6 +239,65 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(p)
     p.add_argument("history", nargs="*", metavar="GUESS=HINT", help="a guess and the hint it got")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="show at most N secrets (0: all; default 20)")
+
+    p = command(
+        "verify", cmd_verify,
+        "check that a tree file solves every secret of its game; print its stats (exit 1: invalid tree)",
+        "  treegen verify bc.json                  # stats table, exit 0 if valid\n"
+        "  treegen verify bc.json --max-guesses 7  # also require every secret solved within 7 guesses\n"
+        "  treegen verify --game mastermind mm.json\n",
+    )
+    p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md)")
+    p.add_argument("--max-guesses", type=int, default=None, metavar="N", help="fail if a secret needs more than N guesses")
+    _add_tree_game(p)
+
+    p = command(
+        "play", cmd_play,
+        "play with a tree: it guesses your secret, solves a given one (--secret), or hosts a game (--host)",
+        "  treegen play --tree bc.json                    # think of a secret, type the hints (1A2B, '1 2', ...)\n"
+        "  treegen play --tree bc.json --secret 5346      # show how the tree solves 5346\n"
+        "  treegen play --tree bc.json --host --seed 7    # you guess; type ? for the tree's advice\n"
+        "  printf '0A2B\\n1A1B\\n' | treegen play --tree bc.json  # scripted hints\n",
+    )
+    p.add_argument("--tree", "-t", required=True, metavar="FILE", help="the tree file to play with")
+    p.add_argument("--secret", "-s", default=None, metavar="CODE", help="play this secret without asking")
+    p.add_argument("--host", action="store_true", help="pick a random secret and score your guesses")
+    p.add_argument("--seed", type=int, default=None, metavar="N", help="with --host: pick the secret reproducibly")
+    _add_tree_game(p)
+
+    p = command(
+        "show", cmd_show, "print a tree file's stats and its first levels as an outline",
+        "  treegen show bc.json             # stats, then each hint of the first 2 levels: class size, next guess\n"
+        "  treegen show bc.json --depth 1   # the first guess: each hint and the size of its class\n",
+    )
+    p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md)")
+    p.add_argument("--depth", "-d", type=int, default=2, metavar="D", help="levels of guesses to show (default 2)")
+    _add_tree_game(p)
+
+    p = command(
+        "build", cmd_build, "build a heuristic strategy tree over every secret and save it",
+        "  treegen build --strategy entropy                       # bulls-cows-entropy.json\n"
+        "  treegen build --strategy minimax --game mastermind --first 1122 -o knuth.json\n"
+        "  treegen build --strategy expected-size --stats        # guesses scored per depth\n"
+        "  treegen build --strategy random-consistent --seed 7\n"
+        "  treegen build --strategy digit-sweep --game mastermind-digits\n",
+    )
+    _add_game(p)
+    p.add_argument("--strategy", "-s", required=True, metavar="S", help="first-consistent, random-consistent, "
+                   "minimax, expected-size, expected-steps, entropy, most-parts, n-ln-n-plus-1, digit-sweep")
+    _add_heuristic_options(p)
+    p.add_argument("--stats", action="store_true", help="also print how many guesses were scored at each depth")
+    p.add_argument("--output", "-o", default=None, metavar="FILE", help="default: GAME-STRATEGY.json")
+
+    p = command(
+        "eval", cmd_eval, "build the heuristic trees and compare them in one table",
+        "  treegen eval                                   # every strategy for bulls-cows\n"
+        "  treegen eval --game mastermind --first 1122\n"
+        "  treegen eval --strategy minimax --tie paper    # seed 001's tie rule\n",
+    )
+    _add_game(p)
+    p.add_argument("--strategy", "-s", default="all", metavar="S|all", help="one strategy, or all that apply (default)")
+    _add_heuristic_options(p)
 
     return parser
 

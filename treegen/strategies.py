@@ -1,0 +1,318 @@
+"""Greedy one-step heuristics (minimax, entropy, most parts, ...) that build a whole strategy tree in a second."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+from .rules import Game, TreegenError, format_code, format_hint, parse_code
+
+# Scores that are sums of logarithms are equal or not by mathematics, not by rounding: such scores
+# within this relative distance of the best tie. This keeps n ln n and entropy (the same ranking) giving
+# the same tree, and trees independent of how a machine's log rounds its last bit.
+FLOAT_TIE = 1e-9
+
+TIES = ("possible", "paper")
+
+
+class StrategyError(TreegenError):
+    """An unknown strategy, or options that do not fit the strategy or the game."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A way to pick the next guess from the secrets still possible.
+
+    ``kind`` is ``"scored"`` (score every guess from the partition it makes), ``"first"`` (lowest
+    possible code), ``"random"`` (a random possible code) or ``"sweep"`` (digit sweep, repeat games).
+    A scored strategy minimises ``max n_h`` (``maximum``) or ``sum f(n_h)`` over the hints h, where
+    n_h is how many possible secrets give hint h; the all-bulls hint counts as a class of one for a
+    possible guess unless ``count_win`` is false.
+    """
+
+    name: str
+    summary: str
+    kind: str
+    maximum: bool = False
+    f: Callable[[np.ndarray, int], np.ndarray] | None = field(default=None, repr=False)
+    count_win: bool = True
+    exact: bool = True  # integer-valued scores, compared exactly
+    per_node: bool = False  # f depends on the number of secrets at the node, not only on n
+    repeats_only: bool = False
+
+
+def _size_sq(n: np.ndarray, total: int) -> np.ndarray:
+    return n * n
+
+
+def _n_ln_n(n: np.ndarray, total: int) -> np.ndarray:
+    return n * np.log(np.maximum(n, 1))
+
+
+def _n_ln_n1(n: np.ndarray, total: int) -> np.ndarray:
+    return n * np.log(n + 1)
+
+
+def _parts(n: np.ndarray, total: int) -> np.ndarray:
+    return -(n > 0).astype(np.float64)
+
+
+def _p_log_p(n: np.ndarray, total: int) -> np.ndarray:
+    p = n / total
+    return p * np.log2(np.where(n > 0, p, 1.0))
+
+
+STRATEGIES: Mapping[str, Strategy] = MappingProxyType(
+    {
+        s.name: s
+        for s in (
+            Strategy("first-consistent", "the lowest possible code (seeds 000, 001)", "first"),
+            Strategy("random-consistent", "a random possible code (--seed)", "random"),
+            Strategy("minimax", "smallest worst class (Knuth)", "scored", maximum=True),
+            Strategy("expected-size", "smallest sum of n^2, the expected class size", "scored", f=_size_sq),
+            Strategy("expected-steps", "smallest sum of n ln n", "scored", f=_n_ln_n, exact=False),
+            # minus the entropy: the same ranking as n ln n, computed as the definition says
+            Strategy("entropy", "largest entropy of the hint", "scored", f=_p_log_p, exact=False, per_node=True),
+            Strategy("most-parts", "most non-empty classes (Kooi)", "scored", f=_parts),
+            # seed 001's program sums over the hints with fewer bulls than positions only
+            Strategy(
+                "n-ln-n-plus-1", "smallest sum of n ln(n+1) over the non-winning hints (seed 001's best)",
+                "scored", f=_n_ln_n1, count_win=False, exact=False,
+            ),
+            Strategy(
+                "digit-sweep", "0000, 1111, ... until the symbols are known, then the lowest possible (seed 003)",
+                "sweep", repeats_only=True,
+            ),
+        )
+    }
+)
+
+
+def get_strategy(name: str) -> Strategy:
+    """The strategy called ``name`` (``heuristic:`` prefix allowed)."""
+    key = name.strip().lower().removeprefix("heuristic:")
+    if key not in STRATEGIES:
+        raise StrategyError(f"unknown strategy {name!r}: use one of {', '.join(STRATEGIES)}")
+    return STRATEGIES[key]
+
+
+def applicable(game: Game) -> list[str]:
+    """The strategies that apply to ``game`` (digit-sweep needs repeats), in table order."""
+    return [s.name for s in STRATEGIES.values() if game.repeats or not s.repeats_only]
+
+
+@dataclass(frozen=True)
+class Built:
+    """A built tree and how it was made.
+
+    ``scored`` has one row ``(depth, nodes, guesses, most)`` per depth where guesses were scored: at
+    ``nodes`` nodes, ``guesses`` scored in all and ``most`` at one node (the root is depth 1).
+    ``seconds`` is the wall time of the build (the feedback table and any check included).
+    """
+
+    tree: object  # tree.Tree
+    scored: tuple[tuple[int, int, int, int], ...]
+    seconds: float
+
+
+def build_tree(
+    game: Game,
+    strategy: str,
+    *,
+    first: str | None = None,
+    consistent_only: bool = False,
+    seed: int | None = None,
+    tie: str = "possible",
+    symmetry: bool = True,
+    check: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Built:
+    """Build the tree of ``strategy`` over every secret of ``game``; deterministic.
+
+    The opening is ``first`` (a code string; default the lowest code, 0000... for digit-sweep). Later,
+    a lone possible secret is guessed, of two the lower; otherwise the strategy picks. Scored strategies
+    consider every code of the game (only the possible ones with ``consistent_only``), one per class of
+    equivalent guesses (``symmetry``; it changes no result, only the time).
+
+    Equal scores (see FLOAT_TIE) go, with ``tie="possible"``, to the lowest possible code, else to the
+    lowest code. ``tie="paper"`` does what seed 001's program does: it scans only the codes whose
+    symbols unused so far appear in increasing order, and keeps a later code when it scores equal and
+    is possible, so ties go to the last such possible code, else to the lowest code.
+
+    ``progress(k)`` is called as k more secrets get their last guess. With ``check`` the tree is
+    replayed by ``tree.make_tree`` (pure Python, slower than the build); without, its stats are the
+    ones counted while building. Raises :class:`StrategyError` for options that do not fit and
+    ``rules.CodeError`` for a bad ``first``.
+    """
+    from . import kernels
+    from .feedback import CODE_DTYPE, feedback_table
+    from .symmetry import canonical_guesses, fresh_symbol_guesses
+    from .tree import Node, Stats, Tree, make_tree
+
+    start = time.perf_counter()
+    strat = get_strategy(strategy)
+    if tie not in TIES:
+        raise StrategyError(f"unknown tie rule {tie!r}: use one of {', '.join(TIES)}")
+    if strat.repeats_only and not game.repeats:
+        raise StrategyError(f"{strat.name} needs a game with repeated symbols; {game.name} has none")
+    if seed is not None and strat.kind != "random":
+        raise StrategyError(f"--seed applies only to random-consistent, not {strat.name}")
+    if consistent_only and strat.kind != "scored":
+        raise StrategyError(f"--consistent-only applies only to scored strategies, not {strat.name}")
+    opening = 0  # the lowest code; for digit-sweep, symbol 0 in every position
+    if first is not None:
+        opening = parse_code(game, first)
+        if strat.kind == "sweep" and opening != 0:
+            raise StrategyError(f"digit-sweep always opens with {format_code(game, 0)}")
+
+    table = feedback_table(game)
+    npos, nslots, win = game.positions, game.hint_slots, game.win_hint
+    every = np.arange(game.size, dtype=CODE_DTYPE)
+    # Every hint with bulls + cows <= positions, in hint order (impossible ones just stay empty).
+    slots = np.array(
+        [
+            game.hint(b, c)
+            for b in range(npos + 1)
+            for c in range(npos + 1 - b)
+            if strat.count_win or b < npos
+        ],
+        dtype=np.int64,
+    )
+    f_all = None
+    if strat.f is not None and not strat.per_node:
+        f_all = np.ascontiguousarray(strat.f(np.arange(game.size + 1, dtype=np.float64), game.size))
+    no_f = np.zeros(1)
+    tol = 0.0 if strat.exact else FLOAT_TIE
+    paper = tie == "paper"
+    rng = random.Random(0 if seed is None else seed)
+    codes = [format_code(game, c) for c in range(game.size)]
+    hints = [format_hint(game, h) for h in range(nslots)]
+    sweeps = [sum(k * game.symbols**p for p in range(npos)) for k in range(game.symbols)] if game.repeats else []
+    scored: dict[int, list[int]] = {}
+    histogram = [0] * (game.size + 2)
+    report = progress or (lambda k: None)
+
+    def choose_scored(secrets: np.ndarray, history: list[int], depth: int) -> int:
+        eligible = None
+        if paper:
+            fresh = fresh_symbol_guesses(game, history)
+            guesses = fresh if symmetry else every
+            eligible = np.isin(guesses, fresh)
+        elif symmetry:
+            guesses = canonical_guesses(game, history, secrets)
+        else:
+            guesses = every
+        if consistent_only:
+            keep = np.isin(guesses, secrets)
+            guesses = guesses[keep]
+            eligible = None if eligible is None else eligible[keep]
+        if eligible is None:
+            eligible = np.ones(guesses.size, dtype=np.bool_)
+        if strat.maximum:
+            f = no_f
+        elif f_all is not None:
+            f = f_all
+        else:
+            f = np.ascontiguousarray(strat.f(np.arange(secrets.size + 1, dtype=np.float64), secrets.size))
+        scores = kernels.guess_scores(table, guesses, secrets, nslots, slots, strat.maximum, f)
+        row = scored.setdefault(depth, [0, 0, 0])
+        row[0] += 1
+        row[1] += guesses.size
+        row[2] = max(row[2], guesses.size)
+        return int(guesses[kernels.pick_guess(scores, guesses, secrets, eligible, paper, tol)])
+
+    def choose(secrets: np.ndarray, history: list[int], depth: int) -> int:
+        if depth == 1:
+            return opening
+        if secrets.size <= 2 or strat.kind == "first":
+            return int(secrets[0])
+        if strat.kind == "random":
+            return int(secrets[rng.randrange(secrets.size)])
+        if strat.kind == "sweep":
+            # Sweeps go 0000, 1111, ... in order; the secrets left agree on how many of those symbols
+            # they hold. Once all are found, or only the last symbol is unswept, the sweep is over.
+            k = len(history)
+            if history == sweeps[:k] and k <= game.symbols - 2:
+                if sum(1 for x in game.codes[int(secrets[0])] if x < k) < npos:
+                    return sweeps[k]
+            return int(secrets[0])
+        return choose_scored(secrets, history, depth)
+
+    def grow(secrets: np.ndarray, history: list[int], depth: int) -> Node:
+        if secrets.size == 1:
+            histogram[depth] += 1
+            report(1)
+            return Node(codes[int(secrets[0])])
+        guess = choose(secrets, history, depth)
+        order, starts = kernels.split_by_hint(table, guess, secrets, nslots)
+        children = []  # in hint order, which is the file's (bulls, then cows)
+        after = history + [guess]
+        for h in range(nslots):
+            a, b = starts[h], starts[h + 1]
+            if a == b:
+                continue
+            if h == win:
+                histogram[depth] += 1
+                report(1)
+                continue
+            if b - a == secrets.size:
+                raise StrategyError(f"{strat.name} guessed {codes[guess]}, which does not split the secrets left")
+            children.append((hints[h], grow(order[a:b], after, depth + 1)))
+        return Node(codes[guess], tuple(children))
+
+    root = grow(every, [], 1)
+    provenance: dict = {"first": codes[opening]}
+    if strat.kind == "scored":
+        provenance.update(consistent_only=consistent_only, tie=tie)
+    if strat.kind == "random":
+        provenance["seed"] = 0 if seed is None else seed
+    name = f"heuristic:{strat.name}"
+    if check:
+        tree = make_tree(game, name, root, provenance=provenance)
+    else:
+        tree = Tree(game, name, root, Stats.from_histogram(histogram), provenance)
+    rows = tuple((d, *scored[d]) for d in sorted(scored))
+    return Built(tree, rows, time.perf_counter() - start)
+
+
+# -- reports -------------------------------------------------------------------------------------
+
+
+def default_output(game: Game, strategy: str) -> str:
+    """The default file name of a built tree, e.g. ``bulls-cows-entropy.json``."""
+    return f"{game.name.replace(':', '-')}-{get_strategy(strategy).name}.json"
+
+
+def format_scored(built: Built) -> str:
+    """The ``--stats`` table: guesses scored per depth, in all and at most at one node."""
+    lines = [f"{'depth':>5} {'nodes':>6} {'scored':>9} {'most':>5}"]
+    for depth, nodes, total, most in built.scored:
+        lines.append(f"{depth:>5} {nodes:>6} {total:>9} {most:>5}")
+    if not built.scored:
+        lines.append("  (this strategy scores no guesses)")
+    return "\n".join(lines)
+
+
+def format_comparison(rows: list[tuple[str, Built]]) -> str:
+    """One table comparing built trees: total, average, max, secrets per number of guesses, time."""
+    stats = [b.tree.stats for _, b in rows]
+    most = max(s.max_guesses for s in stats)
+    cols = [max(len(str(k)), *(len(str(s.histogram[k])) for s in stats if k <= s.max_guesses)) for k in range(1, most + 1)]
+    name_w = max(len("strategy"), *(len(n) for n, _ in rows))
+    head = f"{'strategy':<{name_w}} {'total':>7} {'average':>7} {'max':>3}  "
+    head += " ".join(f"{k:>{w}}" for k, w in zip(range(1, most + 1), cols)) + f"  {'time':>6}"
+    lead = f"{'':<{name_w}} {'':>7} {'':>7} {'':>3}  "
+    lines = [lead + "secrets solved with k guesses, k =", head]
+    for (name, b), s in zip(rows, stats):
+        hist = [s.histogram[k] if k <= s.max_guesses else 0 for k in range(1, most + 1)]
+        lines.append(
+            f"{name:<{name_w}} {s.total:>7} {s.average:>7.3f} {s.max_guesses:>3}  "
+            + " ".join(f"{c:>{w}}" for c, w in zip(hist, cols))
+            + f"  {b.seconds:>5.2f}s"
+        )
+    return "\n".join(lines)
