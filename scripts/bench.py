@@ -25,6 +25,13 @@ BENCHMARKS: dict[str, list[str]] = {
     **{f"build-{s}": ["build", "--strategy", s, "-o", "{out}/t.json"] for s in SCORED},
     "eval-bulls-cows": ["eval", "--strategy", "all"],
     "build-baseball-entropy": ["build", "--game", "numbers-baseball", "--strategy", "entropy", "-o", "{out}/t.json"],
+    # exact search (issue 5): `--only 'solve-*'`
+    "solve-mastermind": ["solve", "--game", "mastermind", "-q", "-o", "{out}/t.json"],
+    "solve-mastermind-max5": ["solve", "--game", "mastermind", "--max-guesses", "5", "-q", "-o", "{out}/t.json"],
+    "solve-mastermind-worst": ["solve", "--game", "mastermind", "--objective", "worst", "-q", "-o", "{out}/t.json"],
+    "solve-bulls-cows-worst": ["solve", "--objective", "worst", "-q", "--workers", "2", "-o", "{out}/t.json"],
+    "solve-bulls-cows": ["solve", "-q", "--workers", "2", "-o", "{out}/t.json"],
+    "solve-bulls-cows-1worker": ["solve", "-q", "--workers", "1", "-o", "{out}/t.json"],
 }
 
 

@@ -186,6 +186,99 @@ def cmd_eval(args) -> int:
     return 0
 
 
+# -- exact search: solve --------------------------------------------------------------------------
+
+
+def _nested_to_node(game, nested):
+    from .rules import format_code, format_hint
+    from .tree import Node
+
+    guess, children = nested
+    kids = {format_hint(game, h): _nested_to_node(game, c) for h, c in children}
+    return Node.build(format_code(game, guess), kids or None)
+
+
+def cmd_solve(args) -> int:
+    import os
+    import time
+
+    from . import __version__
+    from .search import Infeasible, Options, solve_game
+    from .tree import make_tree, save_tree
+    from .verify import format_stats
+
+    game = resolve_game(args.game)
+    if args.max_guesses is not None and args.max_guesses < 1:
+        raise TreegenError(f"--max-guesses must be at least 1, not {args.max_guesses}")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise TreegenError(f"--workers must be at least 1, not {workers}")
+    if args.objective == "worst":
+        strategy = "optimal-worst"
+    elif args.max_guesses is not None:
+        strategy = f"optimal-average-max{args.max_guesses}"
+    else:
+        strategy = "optimal-average"
+    out = args.output or f"{game.name.replace(':', '-')}-{strategy}.json"
+    options = Options(
+        symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
+        memo=not args.no_memo, two_phase=not args.no_two_phase,
+    )
+    start = time.perf_counter()
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
+
+    def progress(done: int, total: int, note: str) -> None:
+        # tqdm redraws at most every mininterval seconds on update(); never force a redraw here.
+        bar.total = total
+        if note != bar.postfix:
+            bar.set_postfix_str(note, refresh=False)
+        bar.update(done - bar.n)
+
+    try:
+        result = solve_game(
+            game, args.objective, args.max_guesses, workers, args.checkpoint,
+            progress if bar is not None else None, options,
+        )
+    except Infeasible as exc:
+        if bar is not None:
+            bar.close()
+        print(f"treegen: {exc}", file=sys.stderr)
+        return 1
+    if bar is not None:
+        bar.close()
+    seconds = time.perf_counter() - start
+    provenance = {
+        "objective": result.objective,
+        "max_guesses": result.cap,
+        "optimal_total": result.total,
+        "lower_bound": result.total,
+    }
+    if result.worst is not None:
+        provenance["worst_case"] = result.worst
+        provenance["impossible_within"] = result.worst - 1
+    provenance["nodes"] = result.nodes
+    provenance["treegen"] = __version__
+    if args.timings:
+        provenance["seconds"] = round(seconds, 2)
+        provenance["workers"] = workers
+    tree = make_tree(game, strategy, _nested_to_node(game, result.tree), provenance)
+    save_tree(tree, out)
+    what = {"average": "least total", "worst": "least worst case, then least total"}[result.objective]
+    cap = f" within {result.cap} guesses" if result.cap is not None else ""
+    print(f"{strategy} for {game.name} ({what}{cap}): wrote {out}")
+    if result.worst is not None:
+        print(f"proved   every secret within {result.worst} guesses; within {result.worst - 1} is impossible")
+    print(f"proved   optimal total {result.total} (lower bound {result.total})")
+    print(format_stats(tree.stats))
+    print(f"nodes    {result.nodes}")
+    print(f"time     {seconds:.2f} s with {workers} worker{'s' if workers != 1 else ''}")
+    return 0
+
+
 def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first", default=None, metavar="CODE", help="the opening guess (default: the lowest code)")
     p.add_argument("--consistent-only", action="store_true", help="scored strategies guess only possible codes")
@@ -298,6 +391,31 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(p)
     p.add_argument("--strategy", "-s", default="all", metavar="S|all", help="one strategy, or all that apply (default)")
     _add_heuristic_options(p)
+
+    p = command(
+        "solve", cmd_solve, "prove an optimal strategy tree by exact search",
+        "  treegen solve -o bulls-cows.json && treegen verify bulls-cows.json\n"
+        "  treegen solve --game mastermind                      # least total: 5625\n"
+        "  treegen solve --game mastermind --max-guesses 5      # least total within 5 guesses: 5626\n"
+        "  treegen solve --game mastermind --objective worst    # 5 guesses, 4 impossible\n"
+        "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n",
+    )
+    _add_game(p)
+    p.add_argument("--objective", choices=("average", "worst"), default="average",
+                   help="average: least total guesses; worst: least maximum, then least total (default average)")
+    p.add_argument("--max-guesses", type=int, default=None, metavar="N",
+                   help="every secret must be solved within N guesses (exit 1 with a proof if impossible)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="where to write the tree (default GAME-optimal-OBJECTIVE.json)")
+    p.add_argument("--workers", type=int, default=None, metavar="K",
+                   help="worker processes (default: every core); the output is the same for any K")
+    p.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="record finished subproblems in DIR; a rerun with the same DIR resumes")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--timings", action="store_true",
+                   help="also record seconds and workers in the file (the bytes then differ run to run)")
+    for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase"):
+        p.add_argument(f"--no-{lever}", action="store_true", help=argparse.SUPPRESS)
 
     return parser
 

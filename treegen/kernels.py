@@ -104,3 +104,540 @@ def split_by_hint(table, guess, secrets, nslots):
         order[fill[h]] = s
         fill[h] += 1
     return order, starts
+
+
+# -- lookahead bounds for the exact search ---------------------------------------------------------
+
+
+@njit(cache=True)
+def _packed_counts(table, guesses, secrets, contiguous, words):
+    """Per-guess class counters packed as 8-bit fields of 64-bit words (dense hints 0..8*words-1).
+
+    The secrets loop is outermost and the guesses loop innermost, reading the symmetric table by
+    rows, and the update is branch-free so the compiler vectorises it. Needs |secrets| <= 255.
+    """
+    ng = guesses.shape[0]
+    w0 = np.zeros(ng, dtype=np.uint64)
+    w1 = np.zeros(ng, dtype=np.uint64)
+    w2 = np.zeros(ng, dtype=np.uint64)
+    seven = np.uint64(7)
+    three = np.uint64(3)
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    for s in secrets:
+        row = table[s]
+        if words == 2 and contiguous:
+            for k in range(ng):
+                h = np.uint64(row[k])
+                bit = one << ((h & seven) << three)
+                high = zero - (h >> three)  # all ones for hints 8..15
+                w0[k] += bit & ~high
+                w1[k] += bit & high
+        elif words == 2:
+            for k in range(ng):
+                h = np.uint64(row[guesses[k]])
+                bit = one << ((h & seven) << three)
+                high = zero - (h >> three)
+                w0[k] += bit & ~high
+                w1[k] += bit & high
+        else:
+            for k in range(ng):
+                h = np.uint64(row[k] if contiguous else row[guesses[k]])
+                bit = one << ((h & seven) << three)
+                w = h >> three
+                w0[k] += bit & (zero - np.uint64(w == 0))
+                w1[k] += bit & (zero - np.uint64(w == 1))
+                w2[k] += bit & (zero - np.uint64(w == 2))
+    return w0, w1, w2
+
+
+@njit(cache=True, inline="always")
+def _nonzero_bytes(x):
+    """How many of the eight bytes of x are not zero."""
+    y = x | (x >> np.uint64(4))
+    y |= y >> np.uint64(2)
+    y |= y >> np.uint64(1)
+    y &= np.uint64(0x0101010101010101)
+    return np.int64((y * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _has_byte_above(x, t):
+    """Whether some byte of x exceeds t (0 <= t <= 127): adding 127 - t to every byte sets its high
+    bit exactly when it exceeds t (bytes of 128 or more have it already; their carries only spill
+    into bytes of a word that is flagged anyway)."""
+    k = np.uint64(127 - t) * np.uint64(0x0101010101010101)
+    return ((x + k) | x) & np.uint64(0x8080808080808080) != 0
+
+
+@njit(cache=True)
+def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
+    """For each guess, |secrets| + sum over non-winning classes of lbtab[class size] (int64).
+
+    ``table`` holds dense hint ids (0..nh-1), ``win`` is the all-bulls id.
+
+    Fast path: while lbtab[c] = 2c - 1 for 1 <= c <= t (the counting bound's second level has room
+    for them all), the sum over classes is 2 * (secrets outside the winning class) minus the number
+    of non-empty non-winning classes, which packed counters give with a few word operations.
+    """
+    n = secrets.shape[0]
+    ng = guesses.shape[0]
+    out = np.empty(ng, dtype=np.int64)
+    contiguous = ng == table.shape[0]
+    if n <= 255 and nh <= 24:
+        t = 0
+        while t + 1 < lbtab.shape[0] and t < 127 and lbtab[t + 1] == 2 * (t + 1) - 1:
+            t += 1
+        words = 2 if nh <= 16 else 3
+        w0, w1, w2 = _packed_counts(table, guesses, secrets, contiguous, words)
+        wshift = np.uint64((win & 7) * 8)
+        wmask = ~(np.uint64(255) << wshift)
+        mask = np.uint64(255)
+        for k in range(ng):
+            a = w0[k]
+            b = w1[k]
+            c = w2[k]
+            # take the winning class out of its word
+            if win < 8:
+                cwin = np.int64((a >> wshift) & mask)
+                a &= wmask
+            elif win < 16:
+                cwin = np.int64((b >> wshift) & mask)
+                b &= wmask
+            else:
+                cwin = np.int64((c >> wshift) & mask)
+                c &= wmask
+            if n <= t + 128 and not (_has_byte_above(a, t) or _has_byte_above(b, t) or _has_byte_above(c, t)):
+                out[k] = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) - _nonzero_bytes(c)
+                continue
+            total = np.int64(n)
+            for h in range(nh):
+                if h == win:
+                    continue
+                w = w0[k] if h < 8 else (w1[k] if h < 16 else w2[k])
+                total += lbtab[(w >> np.uint64((h & 7) * 8)) & mask]
+            out[k] = total
+        return out
+    counts = np.zeros(nh, dtype=np.int64)
+    for k in range(ng):
+        row = table[guesses[k]]
+        counts[:] = 0
+        for s in secrets:
+            counts[row[s]] += 1
+        total = np.int64(n)
+        for h in range(nh):
+            if h != win:
+                total += lbtab[counts[h]]
+        out[k] = total
+    return out
+
+
+@njit(cache=True)
+def symbol_roles(digits, nsym, history, secrets, all_secrets):
+    """Each symbol's role (int8): 0 used in the history and not absent, 1 free, 2 absent from every secret."""
+    present = np.zeros(nsym, dtype=np.bool_)
+    if all_secrets:
+        present[:] = True
+    else:
+        npos = digits.shape[1]
+        for s in secrets:
+            for p in range(npos):
+                present[digits[s, p]] = True
+    used = np.zeros(nsym, dtype=np.bool_)
+    for i in range(history.shape[0]):
+        for p in range(history.shape[1]):
+            used[history[i, p]] = True
+    role = np.empty(nsym, dtype=np.int8)
+    for x in range(nsym):
+        role[x] = 2 if not present[x] else (0 if used[x] else 1)
+    return role
+
+
+@njit(cache=True)
+def history_automorphisms(history, role, perms):
+    """The position permutations, besides the identity, that fix every history guess up to absent symbols,
+    with the symbol map each forces: ``sigma[h[p]] == h[perm[p]]`` wherever ``h[p]`` is not absent, and
+    absent positions go to absent positions. ``perms[0]`` must be the identity; sigma is -1 off used symbols.
+    """
+    nperm, npos = perms.shape
+    nsym = role.shape[0]
+    out_perm = np.empty((nperm, npos), dtype=np.int8)
+    out_sigma = np.empty((nperm, nsym), dtype=np.int16)
+    k = 0
+    sigma = np.empty(nsym, dtype=np.int16)
+    for j in range(1, nperm):
+        perm = perms[j]
+        sigma[:] = -1
+        ok = True
+        for i in range(history.shape[0]):
+            for p in range(npos):
+                a = history[i, p]
+                b = history[i, perm[p]]
+                if role[a] == 2 or role[b] == 2:
+                    if role[a] != role[b]:
+                        ok = False
+                        break
+                elif sigma[a] < 0:
+                    sigma[a] = b
+                elif sigma[a] != b:
+                    ok = False
+                    break
+            if not ok:
+                break
+        if ok:
+            out_perm[k] = perm
+            out_sigma[k] = sigma
+            k += 1
+    return out_perm[:k], out_sigma[:k]
+
+
+@njit(cache=True)
+def _roles_by_rank(role):
+    """rank[x]: x's place among the symbols of its role in increasing order; byrank[r, k]: the k-th one."""
+    nsym = role.shape[0]
+    byrank = np.full((3, nsym), -1, dtype=np.int16)
+    rank = np.zeros(nsym, dtype=np.int16)
+    fill = np.zeros(3, dtype=np.int16)
+    for x in range(nsym):
+        r = role[x]
+        rank[x] = fill[r]
+        byrank[r, fill[r]] = x
+        fill[r] += 1
+    return rank, byrank
+
+
+@njit(cache=True, inline="always")
+def _names_in_order(digits, c, role, rank):
+    """Whether the free and the absent symbols of code ``c`` are the smallest of their role, first
+    occurrences in increasing order: ``c`` is then the smallest code of its orbit under renaming them."""
+    next1 = 0
+    next2 = 0
+    seen = 0
+    for p in range(digits.shape[1]):
+        s = np.int64(digits[c, p])
+        r = role[s]
+        if r != 0:
+            bit = 1 << s
+            if seen & bit == 0:
+                if r == 1:
+                    if rank[s] != next1:
+                        return False
+                    next1 += 1
+                else:
+                    if rank[s] != next2:
+                        return False
+                    next2 += 1
+                seen |= bit
+    return True
+
+
+@njit(cache=True, inline="always")
+def _image(digits, c, perm, sigma, role, byrank, y, newname):
+    """y = the element (perm, sigma) applied to code c, then free and absent symbols renamed in order."""
+    for p in range(digits.shape[1]):
+        s = np.int64(digits[c, p])
+        y[perm[p]] = sigma[s] if role[s] == 0 else s
+    next1 = 0
+    next2 = 0
+    seen = 0
+    for p in range(y.shape[0]):
+        s = np.int64(y[p])
+        r = role[s]
+        if r != 0:
+            bit = 1 << s
+            if seen & bit == 0:
+                if r == 1:
+                    newname[s] = byrank[1, next1]
+                    next1 += 1
+                else:
+                    newname[s] = byrank[2, next2]
+                    next2 += 1
+                seen |= bit
+            y[p] = newname[s]
+
+
+@njit(cache=True)
+def canonical_codes(digits, role, aut_perm, aut_sigma):
+    """The smallest code (int32, ascending) of each class of equivalent codes; see symmetry.py."""
+    n, npos = digits.shape
+    rank, byrank = _roles_by_rank(role)
+    naut = aut_perm.shape[0]
+    out = np.empty(n, dtype=np.int32)
+    m = 0
+    y = np.empty(npos, dtype=np.int16)
+    newname = np.empty(role.shape[0], dtype=np.int16)
+    for c in range(n):
+        if not _names_in_order(digits, c, role, rank):
+            continue
+        ok = True
+        for j in range(naut):
+            _image(digits, c, aut_perm[j], aut_sigma[j], role, byrank, y, newname)
+            for p in range(npos):
+                if y[p] != digits[c, p]:
+                    ok = y[p] > digits[c, p]
+                    break
+            if not ok:
+                break
+        if ok:
+            out[m] = c
+            m += 1
+    return out[:m]
+
+
+@njit(cache=True)
+def class_minima(digits, role, aut_perm, aut_sigma, repeats):
+    """For every code, the smallest code of its class (int32)."""
+    n, npos = digits.shape
+    nsym = role.shape[0]
+    rank, byrank = _roles_by_rank(role)
+    # weights of the code index: codes are the symbol tuples in lexicographic order
+    weight = np.empty(npos, dtype=np.int64)
+    for p in range(npos):
+        w = 1
+        for q in range(p + 1, npos):
+            w *= nsym if repeats else nsym - q
+        weight[p] = w
+    naut = aut_perm.shape[0]
+    out = np.empty(n, dtype=np.int32)
+    best = np.empty(npos, dtype=np.int16)
+    y = np.empty(npos, dtype=np.int16)
+    newname = np.empty(nsym, dtype=np.int16)
+    ident = np.arange(npos).astype(np.int8)
+    idsig = np.arange(nsym).astype(np.int16)
+    for c in range(n):
+        _image(digits, c, ident, idsig, role, byrank, best, newname)
+        for j in range(naut):
+            _image(digits, c, aut_perm[j], aut_sigma[j], role, byrank, y, newname)
+            for p in range(npos):
+                if y[p] != best[p]:
+                    if y[p] < best[p]:
+                        best[:] = y
+                    break
+        idx = 0
+        used = np.int64(0)
+        for p in range(npos):
+            s = np.int64(best[p])
+            r = s
+            if not repeats:
+                for t in range(s):
+                    if used & (np.int64(1) << t):
+                        r -= 1
+                used |= np.int64(1) << s
+            idx += r * weight[p]
+        out[c] = idx
+    return out
+
+
+# -- heuristic trees (strategies.py) ---------------------------------------------------------------
+
+
+@njit(cache=True)
+def guess_scores(table, guesses, secrets, nslots, slots, maximum, f):
+    """Score (float64, smaller is better) of each guess from the sizes n_h of the classes it splits
+    ``secrets`` into: ``max n_h`` if ``maximum``, else ``sum of f[n_h]`` over the hints ``slots``.
+
+    The sum runs over ``slots`` in their order whatever the guess, so guesses that split the secrets
+    alike get bit-identical scores (f[0] must be 0). Secrets loop outermost, reading table rows.
+    """
+    ng = guesses.shape[0]
+    counts = np.zeros((ng, nslots), dtype=np.int32)
+    for s in secrets:
+        row = table[s]
+        for k in range(ng):
+            counts[k, row[guesses[k]]] += 1
+    out = np.empty(ng, dtype=np.float64)
+    for k in range(ng):
+        if maximum:
+            m = 0
+            for h in slots:
+                if counts[k, h] > m:
+                    m = counts[k, h]
+            out[k] = m
+        else:
+            v = 0.0
+            for h in slots:
+                v += f[counts[k, h]]
+            out[k] = v
+    return out
+
+
+@njit(cache=True)
+def pick_guess(scores, guesses, secrets, eligible, last_possible, tol):
+    """Index in ``guesses`` of the best (smallest) score; scores within ``tol`` (relative) of it tie.
+    Ties go to an ``eligible`` guess that is among ``secrets`` (both ascending): the first such, or with
+    ``last_possible`` the last; else to the first tied guess."""
+    best = np.inf
+    for k in range(scores.shape[0]):
+        if scores[k] < best:
+            best = scores[k]
+    limit = best + tol * max(1.0, abs(best))
+    pick = -1
+    first = -1
+    j = 0
+    ns = secrets.shape[0]
+    for k in range(scores.shape[0]):
+        g = guesses[k]
+        while j < ns and secrets[j] < g:
+            j += 1
+        if scores[k] <= limit:
+            if first < 0:
+                first = k
+            if j < ns and secrets[j] == g and eligible[k]:
+                pick = k
+                if not last_possible:
+                    break
+    return pick if pick >= 0 else first
+
+
+@njit(cache=True)
+def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
+    """The guesses whose lookahead bound is below ``beta``, best first, with their bounds, and the
+    least bound among the others (``beta``-or-more; INF-like 2**62 when there is none).
+
+    Order: lowest bound, then a guess that is itself a possible secret (it may win at once), then the
+    lowest code; with ``ordering`` False only the last two keys count (ablation). Sorting only the
+    guesses below beta matters: most nodes keep a handful of thousands.
+    """
+    bounds = lookahead_bounds(table, guesses, secrets, nh, win, lbtab)
+    ng = guesses.shape[0]
+    rest = np.int64(1) << 62
+    m = 0
+    for k in range(ng):
+        if bounds[k] < beta:
+            m += 1
+        elif bounds[k] < rest:
+            rest = bounds[k]
+    mark = np.zeros(table.shape[0], dtype=np.bool_)
+    for s in secrets:
+        mark[s] = True
+    keys = np.empty(m, dtype=np.int64)
+    counts = np.zeros(nh, dtype=np.int64)
+    j = 0
+    for k in range(ng):
+        if bounds[k] < beta:
+            g = np.int64(guesses[k])
+            rank = np.int64(0)
+            if ordering:
+                # Among equal bounds, prefer the most even split (least sum of squared class sizes).
+                counts[:] = 0
+                row = table[g]
+                for s in secrets:
+                    counts[row[s]] += 1
+                sq = np.int64(0)
+                for h in range(nh):
+                    sq += counts[h] * counts[h]
+                rank = (bounds[k] << 36) | (min(sq, np.int64(1 << 17) - 1) << 18)
+            keys[j] = rank | (np.int64(0) if mark[g] else (np.int64(1) << 35)) | g
+            j += 1
+    keys.sort()
+    low = (np.int64(1) << 18) - 1
+    out_g = np.empty(m, dtype=guesses.dtype)
+    out_b = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        g = keys[j] & low
+        out_g[j] = g
+        out_b[j] = (keys[j] >> 36) if ordering else np.int64(0)
+    if not ordering:
+        # recover the bounds, which the key did not carry
+        for j in range(m):
+            for k in range(ng):
+                if guesses[k] == out_g[j]:
+                    out_b[j] = bounds[k]
+                    break
+    return out_g, out_b, rest
+
+
+@njit(cache=True)
+def split_classes(table, guess, secrets, nh, win):
+    """Secrets grouped by hint to ``guess``, for the search: (members, starts, big), where the class of
+    dense hint h is ``members[starts[h]:starts[h + 1]]`` and ``big`` lists the non-winning hints whose
+    classes have three or more secrets, largest class first (ties: lower hint first)."""
+    members, starts = split_by_hint(table, guess, secrets, nh)
+    sizes = np.empty(nh, dtype=np.int64)
+    nbig = 0
+    for h in range(nh):
+        sizes[h] = starts[h + 1] - starts[h] if h != win else 0
+        if sizes[h] >= 3:
+            nbig += 1
+    keys = np.empty(nbig, dtype=np.int64)
+    j = 0
+    for h in range(nh):
+        if sizes[h] >= 3:
+            keys[j] = -sizes[h] * 64 + h
+            j += 1
+    keys.sort()
+    big = np.empty(nbig, dtype=np.int64)
+    for j in range(nbig):
+        big[j] = keys[j] % 64 if keys[j] % 64 >= 0 else keys[j] % 64 + 64
+    return members, starts, big
+
+
+@njit(cache=True)
+def fast_bound_limit(lbtab):
+    """The largest t (at most 127) with lbtab[c] = 2c - 1 for every 1 <= c <= t (see lookahead_bounds)."""
+    t = 0
+    while t + 1 < lbtab.shape[0] and t < 127 and lbtab[t + 1] == 2 * (t + 1) - 1:
+        t += 1
+    return t
+
+
+@njit(cache=True)
+def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
+    """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
+
+    Specialised for games of at most 16 hints and sets of at most 255 secrets (callers check), with
+    the counters' scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is
+    the search's innermost loop. ``t`` is ``fast_bound_limit(lbtab)``.
+    """
+    n = secrets.shape[0]
+    ng = table.shape[0]
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    seven = np.uint64(7)
+    three = np.uint64(3)
+    w0[:] = 0
+    w1[:] = 0
+    for s in secrets:
+        row = table[s]
+        for k in range(ng):
+            h = np.uint64(row[k])
+            bit = one << ((h & seven) << three)
+            high = zero - (h >> three)
+            w0[k] += bit & ~high
+            w1[k] += bit & high
+    wshift = np.uint64((win & 7) * 8)
+    keep = ~(np.uint64(255) << wshift)
+    byte = np.uint64(255)
+    lows = np.uint64(0x0101010101010101)
+    highs = np.uint64(0x8080808080808080)
+    add = np.uint64(127 - t) * lows
+    best = np.int64(1) << 62
+    for k in range(ng):
+        a = w0[k]
+        b = w1[k]
+        if win < 8:
+            cwin = np.int64((a >> wshift) & byte)
+            a &= keep
+        else:
+            cwin = np.int64((b >> wshift) & byte)
+            b &= keep
+        ya = a | (a >> np.uint64(4))
+        ya |= ya >> np.uint64(2)
+        ya |= ya >> np.uint64(1)
+        yb = b | (b >> np.uint64(4))
+        yb |= yb >> np.uint64(2)
+        yb |= yb >> np.uint64(1)
+        nonempty = np.int64((((ya & lows) + (yb & lows)) * lows) >> np.uint64(56))
+        value = 3 * n - 2 * cwin - nonempty
+        if (((a + add) | a) | ((b + add) | b)) & highs != zero:
+            # Some class exceeds t: add what lbtab asks beyond 2c - 1 for each such class. (The add
+            # trick flags a word exactly when one of its bytes exceeds t; see _has_byte_above.)
+            for h in range(nh):
+                if h == win:
+                    continue
+                c = ((w0[k] if h < 8 else w1[k]) >> np.uint64((h & 7) * 8)) & byte
+                if c > t:
+                    value += lbtab[c] - (2 * np.int64(c) - 1)
+        if value < best:
+            best = value
+    return best

@@ -1,0 +1,120 @@
+"""Regenerate every shipped tree in trees/ and its table in trees/README.md, byte for byte.
+
+    python scripts/build_trees.py                 # every tree (tens of minutes on 2 cores)
+    python scripts/build_trees.py --only mastermind-optimal-average.json
+    python scripts/build_trees.py --check         # rebuild into a scratch folder and compare bytes
+
+Each tree is one `treegen solve` (or `treegen build`) run in a fresh process, then `treegen verify`.
+The files carry no timings, so a rebuild gives identical bytes; the seconds each took go into the
+README table (measured on the machine that ran this script).
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import orjson
+
+TREES: list[tuple[str, list[str], str]] = [
+    # (file, treegen arguments, what it proves)
+    ("bulls-cows-optimal-average.json", ["solve"], "least total: 26274, within 7 guesses"),
+    ("bulls-cows-optimal-worst.json", ["solve", "--objective", "worst"], "7 guesses suffice, 6 do not"),
+    ("mastermind-optimal-average.json", ["solve", "--game", "mastermind"], "least total: 5625"),
+    ("mastermind-optimal-average-max5.json", ["solve", "--game", "mastermind", "--max-guesses", "5"],
+     "least total within 5 guesses: 5626"),
+    ("mastermind-optimal-worst.json", ["solve", "--game", "mastermind", "--objective", "worst"],
+     "5 guesses suffice, 4 do not"),
+    ("smash-the-code-optimal-average.json", ["solve", "--game", "smash-the-code"], "least total (new)"),
+    ("royale-optimal-average.json", ["solve", "--game", "royale"], "least total (new)"),
+    ("mm-4-7-optimal-average.json", ["solve", "--game", "mm:4:7"], "least total: 11228 (published)"),
+    ("mm-4-8-optimal-average.json", ["solve", "--game", "mm:4:8"], "least total (20471 published as an upper bound)"),
+]
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TREES_DIR = os.path.join(os.path.dirname(HERE), "trees")
+
+
+def treegen(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "treegen.cli", *args], check=True)
+
+
+def build(name: str, args: list[str], folder: str) -> float:
+    path = os.path.join(folder, name)
+    start = time.perf_counter()
+    treegen(*args, "-o", path)
+    seconds = time.perf_counter() - start
+    treegen("verify", path)
+    return seconds
+
+
+def table(rows: list[tuple[str, str, float | None]]) -> str:
+    lines = [
+        "# Shipped trees",
+        "",
+        "Every file here passes `treegen verify`; `python scripts/build_trees.py` regenerates them byte for byte",
+        "(`--check` rebuilds into a scratch folder and compares). Times are whole-process wall times of the",
+        "run that made the file, on a 2-core machine, with the default workers (every core).",
+        "",
+        "| file | game | objective | total | average | max | proves | seconds |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, proves, seconds in rows:
+        with open(os.path.join(TREES_DIR, name), "rb") as f:
+            tree = orjson.loads(f.read())
+        st, prov = tree["stats"], tree.get("provenance", {})
+        objective = prov.get("objective", tree["strategy"])
+        if prov.get("max_guesses") is not None and objective == "average":
+            objective += f", at most {prov['max_guesses']} guesses"
+        secs = f"{seconds:.1f}" if seconds is not None else "–"
+        lines.append(
+            f"| [{name}]({name}) | {tree['game']['name']} | {objective} | {st['total']} | "
+            f"{st['total'] / st['secrets']:.4f} | {st['max_guesses']} | {proves} | {secs} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", action="append", metavar="FILE", help="build only these files (repeatable)")
+    parser.add_argument("--check", action="store_true", help="rebuild into a scratch folder and compare bytes")
+    args = parser.parse_args(argv)
+    chosen = [t for t in TREES if not args.only or t[0] in args.only]
+    if not chosen:
+        parser.error(f"no tree named {args.only}; known: {', '.join(t[0] for t in TREES)}")
+    if args.check:
+        differ = []
+        with tempfile.TemporaryDirectory() as scratch:
+            for name, targs, _ in chosen:
+                build(name, targs, scratch)
+                same = os.path.exists(os.path.join(TREES_DIR, name)) and filecmp.cmp(
+                    os.path.join(scratch, name), os.path.join(TREES_DIR, name), shallow=False
+                )
+                print(f"{'same' if same else 'DIFFERS'}  {name}")
+                if not same:
+                    differ.append(name)
+        return 1 if differ else 0
+    os.makedirs(TREES_DIR, exist_ok=True)
+    times_path = os.path.join(TREES_DIR, ".seconds.json")
+    try:
+        with open(times_path, "rb") as f:
+            times = orjson.loads(f.read())
+    except FileNotFoundError:
+        times = {}
+    for name, targs, _ in chosen:
+        times[name] = round(build(name, targs, TREES_DIR), 1)
+        with open(times_path, "wb") as f:
+            f.write(orjson.dumps(times, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+    rows = [(n, p, times.get(n)) for n, _, p in TREES if os.path.exists(os.path.join(TREES_DIR, n))]
+    with open(os.path.join(TREES_DIR, "README.md"), "w") as f:
+        f.write(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,700 @@
+"""Exact search: depth-first branch and bound for strategy trees of minimum total or minimum worst case.
+
+Costs count guesses: a tree's total is the sum, over its secrets, of the guesses that solve each one (the
+final all-bulls guess included). For a set S and a guess g that splits S into classes S_h,
+
+    cost(S, g) = |S| + sum over non-winning hints h of cost(S_h)
+
+because every secret of S pays for g, and the secret equal to g (if any) is solved by it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from . import kernels
+from .feedback import feedback_table
+from .rules import Game
+
+INF = 1 << 40  # an infeasible cost; large enough that sums of a few never overflow int64
+UNCAPPED = 64  # "depth left" for searches without a cap on guesses (no tree is this deep)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Lower-bound tables for one game.
+
+    ``b`` is the most non-winning classes a guess can make (possible hints minus the all-bulls hint).
+    ``lb[d, k]`` is the counting bound on the total of k secrets within at most d guesses: a tree's
+    node at level j solves at most one secret, and there are at most b**(j-1) nodes at level j, so
+    the cheapest conceivable tree fills levels 1, 2, ... greedily; if k exceeds 1 + b + ... + b**(d-1),
+    no tree exists and the bound is INF.
+    """
+
+    b: int
+    lb: np.ndarray  # (UNCAPPED + 1, n + 1) int64
+
+    @classmethod
+    def for_game(cls, b: int, n: int) -> "Bounds":
+        lb = np.full((UNCAPPED + 1, n + 1), INF, dtype=np.int64)
+        for d in range(UNCAPPED + 1):
+            total = 0
+            level_cap = 1
+            k = 0
+            lb[d, 0] = 0
+            for level in range(1, d + 1):
+                for _ in range(level_cap):
+                    k += 1
+                    if k > n:
+                        break
+                    total += level
+                    lb[d, k] = total
+                if k > n:
+                    break
+                level_cap = min(level_cap * b, n + 1)
+        lb.flags.writeable = False
+        return cls(b, lb)
+
+
+@dataclass(frozen=True)
+class SearchTables:
+    """One game's feedback table with dense hint ids, shared by every solver of the process."""
+
+    table: np.ndarray  # (codes, codes) uint8 dense hint ids
+    hints: np.ndarray  # dense id -> game hint int
+    nh: int
+    win: int  # dense id of the all-bulls hint
+    bounds: Bounds
+    all_guesses: np.ndarray
+    fast_limit: tuple[int, ...]  # kernels.fast_bound_limit of each depth's bound table
+
+
+@cache
+def search_tables(game: Game) -> SearchTables:
+    table = feedback_table(game)
+    hints = sorted(game.possible_hints)
+    remap = np.zeros(256, dtype=np.uint8)
+    for i, h in enumerate(hints):
+        remap[h] = i
+    # Dense hint ids (0..nh-1) keep per-guess counters small enough to pack into 64-bit words.
+    dense = remap[table]
+    dense.flags.writeable = False
+    bounds = Bounds.for_game(len(hints) - 1, game.size)
+    return SearchTables(
+        dense,
+        np.array(hints, dtype=np.int64),
+        len(hints),
+        hints.index(game.win_hint),
+        bounds,
+        np.arange(game.size, dtype=np.int32),
+        tuple(int(kernels.fast_bound_limit(row)) for row in bounds.lb),
+    )
+
+
+@dataclass
+class Stats:
+    nodes: int = 0  # sets whose guesses were scanned (memo hits and closed forms excluded)
+    memo_hits: int = 0
+    bound_scans: int = 0  # sets bounded by one lookahead scan before any search
+
+
+@dataclass
+class Solver:
+    """Branch and bound over one game's feedback table. Not thread-safe; one per process.
+
+    ``cap`` limits guesses per secret (None: unlimited). ``symmetry`` reduces guesses to one per class
+    of equivalent guesses. ``lookahead`` enables the one-step lower bound per guess; without it each
+    guess is bounded by the counting bound of the whole set only (for ablation).
+    """
+
+    game: Game
+    cap: int | None = None
+    symmetry: bool = True
+    lookahead: bool = True
+    ordering: bool = True
+    memo_enabled: bool = True
+    two_phase: bool = True
+    stats: Stats = field(default_factory=Stats)
+
+    def __post_init__(self) -> None:
+        t = search_tables(self.game)
+        self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
+        self.bounds, self.all_guesses = t.bounds, t.all_guesses
+        self.fast_limit = t.fast_limit
+        self.memo: dict = {}
+        # scratch counters for kernels.least_bound, one word pair per code
+        self._w0 = np.empty(self.game.size, dtype=np.uint64)
+        self._w1 = np.empty(self.game.size, dtype=np.uint64)
+
+    # -- lower bounds ------------------------------------------------------------------------------
+    def _flat_bounds(self, depth: int, n: int) -> np.ndarray:
+        """Ablation of the lookahead bound: a table that bounds every guess by lb(|S|) at this depth.
+
+        With lbtab[k] = 0 for every class, a guess's bound is |S|; lb(|S|) is never smaller, so the
+        node's own counting bound is what remains."""
+        flat = np.zeros(self.game.size + 1, dtype=np.int64)
+        flat[: n + 1] = 0
+        return flat
+
+    # -- the search -----------------------------------------------------------------------------------
+    def candidate_guesses(self, secrets: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
+        if not self.symmetry:
+            return self.all_guesses
+        from .symmetry import canonical_guesses
+
+        return canonical_guesses(self.game, history, secrets)
+
+    def solve(self, secrets: np.ndarray, beta: int, history: tuple[int, ...] = (), depth: int | None = None) -> int:
+        """Cost of the best tree for ``secrets`` (sorted code ints) within ``depth`` guesses.
+
+        Returns the exact cost if it is below ``beta``; otherwise some lower bound >= beta (INF when
+        no tree fits in ``depth`` guesses). Exact results are memoised with their best guess, so
+        ``tree()`` can rebuild the optimal tree afterwards.
+        """
+        if depth is None:
+            depth = self.cap if self.cap is not None else UNCAPPED
+        n = secrets.shape[0]
+        # Closed forms: one secret costs one guess; two cost 1 + 2 (guess either, then the other).
+        if n == 1:
+            return 1 if depth >= 1 else INF
+        if n == 2:
+            return 3 if depth >= 2 else INF
+        if self.bounds.lb[depth, n] >= INF:
+            return INF
+        key = (secrets.tobytes(), depth if self.cap is not None else 0)
+        floor = 0
+        entry = self.memo.get(key) if self.memo_enabled else None
+        if entry is not None:
+            value, exact, _ = entry
+            if exact or value >= beta:
+                self.stats.memo_hits += 1
+                return value
+            floor = value
+        self.stats.nodes += 1
+
+        guesses = self.candidate_guesses(secrets, history)
+        lbtab = self.bounds.lb[depth - 1] if self.lookahead else self._flat_bounds(depth, n)
+        guesses, bounds, rest = kernels.ordered_guesses(
+            self.table, guesses, secrets, self.nh, self.win, lbtab, self.ordering, beta
+        )
+        best = -1
+        # The least lower bound among guesses that failed to beat beta; those filtered out by the
+        # kernel have bounds >= beta, the least of which is `rest`.
+        bound = min(int(rest), INF)
+        classes_lb = self.bounds.lb[depth - 1]
+        for idx in range(guesses.shape[0]):
+            total = int(bounds[idx])
+            if total >= beta:
+                # beta fell since the kernel filtered; sorted by bound, no later guess beats it either
+                bound = min(bound, total)
+                if self.ordering:
+                    break
+                continue
+            g = int(guesses[idx])
+            members, starts, big = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
+            if not self.lookahead:
+                # The flat bound was only for ordering and cut-offs; the bookkeeping below needs the
+                # exact sum n + sum of class bounds, with classes of one or two secrets exact.
+                sizes = np.diff(starts)
+                sizes[self.win] = 0
+                total = n + int(classes_lb[sizes].sum())
+                if total >= beta:
+                    bound = min(bound, total)
+                    continue
+            # Classes of one or two secrets cost exactly their bound (1 and 3), so only the big ones
+            # are searched. Cheap bounds first: raise each big class from its counting bound to its
+            # own lookahead bound (the least over its guesses), which often shows that g cannot beat
+            # beta before any class is searched in depth.
+            if self.two_phase:
+                for h in big:
+                    size = int(starts[h + 1] - starts[h])
+                    cls = members[starts[h] : starts[h + 1]]
+                    total += self._class_bound(cls, depth - 1, history + (g,)) - int(classes_lb[size])
+                    if total >= beta:
+                        break
+                if total >= beta:
+                    bound = min(bound, total)
+                    continue
+            # Then search the big classes, the largest first: they decide most often that g cannot
+            # beat beta. `total` holds each class's best bound so far, which the search replaces.
+            for h in big:
+                size = int(starts[h + 1] - starts[h])
+                cls = members[starts[h] : starts[h + 1]]
+                base = self._class_bound(cls, depth - 1, history + (g,)) if self.two_phase else int(classes_lb[size])
+                # The class may cost at most beta - (total - base) for g to stay below beta.
+                value = self.solve(cls, beta - (total - base), history + (g,), depth - 1)
+                total += value - base
+                if total >= beta:
+                    break
+            if total < beta:
+                beta = total
+                best = g
+            else:
+                bound = min(bound, total)
+        if best >= 0:
+            # Exact results are kept even without the memo: tree() rebuilds the optimal tree from them.
+            self.memo[key] = (beta, True, best)
+            return beta
+        bound = max(bound, floor)
+        if self.memo_enabled:
+            self.memo[key] = (bound, False, -1)
+        return bound
+
+    def _class_bound(self, secrets: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
+        """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching:
+        the memoised bound or value if there is one, else the least one-step lookahead bound over
+        every guess (each guess costs at least its lookahead bound, so the best one does too)."""
+        n = secrets.shape[0]
+        if n <= 2 or self.bounds.lb[depth, n] >= INF:
+            return int(self.bounds.lb[depth, n])
+        key = (secrets.tobytes(), depth if self.cap is not None else 0)
+        entry = self.memo.get(key)
+        if entry is not None:
+            return entry[0]
+        self.stats.bound_scans += 1
+        lbtab = self.bounds.lb[depth - 1]
+        if n <= 255 and self.nh <= 16:
+            value = int(kernels.least_bound(self.table, secrets, self.nh, self.win, lbtab,
+                                            self.fast_limit[depth - 1], self._w0, self._w1))
+        else:
+            value = int(kernels.lookahead_bounds(self.table, self.all_guesses, secrets, self.nh, self.win, lbtab).min())
+        self.memo[key] = (value, False, -1)
+        return value
+
+    def feasible(self, secrets: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> bool:
+        """Whether some tree solves every secret of ``secrets`` within ``depth`` guesses.
+
+        A guess can work only if each of its classes fits in depth - 1 guesses; the lookahead bound
+        with the depth-capped counting table is INF exactly when some class is too big to fit.
+        """
+        n = secrets.shape[0]
+        if self.bounds.lb[depth, n] >= INF:
+            return False
+        if n <= 2:
+            return True  # one guess for one secret, two for two: the finite bound says depth allows it
+        key = (secrets.tobytes(), depth, "feasible")
+        known = self.memo.get(key)
+        if known is not None:
+            self.stats.memo_hits += 1
+            return known
+        self.stats.nodes += 1
+        guesses = self.candidate_guesses(secrets, history)
+        guesses, _, _ = kernels.ordered_guesses(
+            self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF
+        )
+        result = False
+        for g in guesses:
+            members, starts, big = kernels.split_classes(self.table, int(g), secrets, self.nh, self.win)
+            if all(
+                self.feasible(members[starts[h] : starts[h + 1]], depth - 1, history + (int(g),)) for h in big
+            ):
+                result = True
+                break
+        self.memo[key] = result
+        return result
+
+    # -- the tree --------------------------------------------------------------------------------------
+    def tree(self, secrets: np.ndarray, depth: int | None = None, history: tuple[int, ...] = ()):
+        """The optimal tree of a set already solved exactly, as nested ``(guess, [(hint, child), ...])``
+        with code ints and game hint ints."""
+        if depth is None:
+            depth = self.cap if self.cap is not None else UNCAPPED
+        n = secrets.shape[0]
+        if n == 1:
+            return (int(secrets[0]), [])
+        if n == 2:
+            a, b = int(secrets[0]), int(secrets[1])
+            return (a, [(int(self.hints[self.table[a, b]]), (b, []))])
+        key = (secrets.tobytes(), depth if self.cap is not None else 0)
+        entry = self.memo.get(key)
+        if entry is None or not entry[1]:
+            self.solve(secrets, INF, history, depth)
+            entry = self.memo[key]
+        g = entry[2]
+        members, starts = kernels.split_by_hint(self.table, g, secrets, self.nh)
+        children = []
+        for h in range(self.nh):
+            if h == self.win or starts[h] == starts[h + 1]:
+                continue
+            cls = members[starts[h] : starts[h + 1]]
+            children.append((int(self.hints[h]), self.tree(cls, depth - 1, history + (g,))))
+        return (g, children)
+
+
+# == Running a whole search: objectives, parallel subproblems, checkpoints ================================
+#
+# The tree's top is searched by coordinators in the main process, and every other subproblem (a class
+# with its beta) is a task for a worker process. The schedule never depends on the number of workers
+# or on timing: a coordinator takes its guesses in waves (the best-first guess, then every other guess
+# still below the best total), and each task's beta is fixed when its wave starts. Each task runs with
+# a fresh memo, so its answer and its node count are functions of its inputs alone. The chosen guess
+# is always the first, in the best-first order, of least cost, so the tree is the same for any workers.
+
+import hashlib
+import os
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Callable
+
+import orjson
+
+# Games this small are searched in one process whatever the workers: the whole search takes about as
+# long as starting a worker. The output is the same either way.
+INLINE_MAX_CODES = 2000
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a subproblem's search found: the exact value (then ``tree`` is its optimal tree, as nested
+    ``[guess, [[hint, child], ...]]`` lists of ints) or a lower bound >= the beta it was given."""
+
+    value: int
+    exact: bool
+    nodes: int
+    tree: list | None = None
+
+    def to_json(self) -> bytes:
+        return orjson.dumps({"value": self.value, "exact": self.exact, "nodes": self.nodes, "tree": self.tree})
+
+    @classmethod
+    def from_json(cls, data: bytes) -> "Outcome":
+        d = orjson.loads(data)
+        return cls(int(d["value"]), bool(d["exact"]), int(d["nodes"]), d["tree"])
+
+
+@dataclass(frozen=True)
+class Options:
+    """Search levers, each switchable for ablation measurements."""
+
+    symmetry: bool = True
+    lookahead: bool = True
+    ordering: bool = True
+    memo: bool = True
+    two_phase: bool = True
+
+
+def _as_lists(tree) -> list:
+    guess, children = tree
+    return [guess, [[h, _as_lists(c)] for h, c in children]]
+
+
+@cache
+def _worker_solver(game: Game, cap: int | None, options: Options) -> Solver:
+    return Solver(
+        game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase
+    )
+
+
+def _run_task(game: Game, cap: int | None, options: Options, secrets: np.ndarray, beta: int,
+              history: tuple[int, ...], depth: int) -> Outcome:
+    """One subproblem, in a worker: solve it from a fresh memo and return its value and tree."""
+    solver = _worker_solver(game, cap, options)
+    solver.memo = {}
+    solver.stats = Stats()
+    value = solver.solve(secrets, beta, history, depth)
+    exact = value < beta
+    tree = _as_lists(solver.tree(secrets, depth, history)) if exact else None
+    nodes = solver.stats.nodes + solver.stats.bound_scans
+    solver.memo = {}
+    return Outcome(value, exact, nodes, tree)
+
+
+class _Inline:
+    """An executor that runs each task at once in this process (one worker: no processes needed)."""
+
+    def submit(self, fn, *args) -> Future:
+        fut: Future = Future()
+        try:
+            fut.set_result(fn(*args))
+        except BaseException as exc:  # handed to whoever waits on the future
+            fut.set_exception(exc)
+        return fut
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+class Progress:
+    """Counts of subproblems for a progress display: ``callback(done, total, note)``."""
+
+    def __init__(self, callback: Callable[[int, int, str], None] | None) -> None:
+        self.callback = callback
+        self.done = 0
+        self.total = 0
+        self.note = ""
+        self.lock = threading.Lock()
+
+    def add(self, k: int = 1) -> None:
+        with self.lock:
+            self.total += k
+            self._emit()
+
+    def finish(self, k: int = 1) -> None:
+        with self.lock:
+            self.done += k
+            self._emit()
+
+    def say(self, note: str) -> None:
+        with self.lock:
+            self.note = note
+            self._emit()
+
+    def _emit(self) -> None:
+        if self.callback is not None:
+            self.callback(self.done, self.total, self.note)
+
+
+class _Run:
+    """One search of one game: the coordinators, the task pool and the checkpoint directory."""
+
+    def __init__(self, game: Game, cap: int | None, options: Options, workers: int,
+                 checkpoint: str | None, progress: Progress) -> None:
+        self.game = game
+        self.cap = cap
+        self.options = options
+        self.progress = progress
+        self.checkpoint = checkpoint
+        self.tables = search_tables(game)
+        if workers <= 1 or game.size <= INLINE_MAX_CODES:
+            self.pool = _Inline()
+            self.threads = None
+        else:
+            import multiprocessing
+
+            # spawn: workers start clean (no inherited threads or locks) and load the numba cache.
+            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            self.threads = ThreadPoolExecutor(64, thread_name_prefix="treegen-coordinator")
+        self.nodes = 0
+        self.nodes_lock = threading.Lock()
+        # Classes this big, just below the root, are coordinated too, so their work spreads over workers.
+        self.split_min = max(600, game.size // 8)
+        if checkpoint:
+            os.makedirs(checkpoint, exist_ok=True)
+
+    def close(self) -> None:
+        if self.threads is not None:
+            self.threads.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def count(self, nodes: int) -> None:
+        with self.nodes_lock:
+            self.nodes += nodes
+
+    # -- tasks and their checkpoints ------------------------------------------------------------------------
+    def _task_path(self, secrets: np.ndarray, beta: int, history: tuple[int, ...], depth: int) -> str:
+        h = hashlib.sha256()
+        h.update(repr((self.game.spec, self.game.name, self.cap, self.options, beta, history, depth)).encode())
+        h.update(secrets.tobytes())
+        return os.path.join(self.checkpoint, h.hexdigest()[:32] + ".json")
+
+    def task(self, secrets: np.ndarray, beta: int, history: tuple[int, ...], depth: int) -> Future:
+        self.progress.add()
+        path = self._task_path(secrets, beta, history, depth) if self.checkpoint else None
+        if path and os.path.exists(path):
+            try:
+                with open(path, "rb") as f:
+                    outcome = Outcome.from_json(f.read())
+            except (OSError, ValueError, KeyError, TypeError):
+                outcome = None  # unreadable: do the work again
+            if outcome is not None:
+                fut: Future = Future()
+                fut.set_result(outcome)
+                self._done(fut, None)
+                return fut
+        fut = self.pool.submit(_run_task, self.game, self.cap, self.options, secrets, beta, history, depth)
+        fut.add_done_callback(lambda f: self._done(f, path))
+        return fut
+
+    def _done(self, fut: Future, path: str | None) -> None:
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        outcome = fut.result()
+        self.count(outcome.nodes)
+        if path:
+            _write_atomic(path, outcome.to_json())
+        self.progress.finish()
+
+    # -- coordinators ---------------------------------------------------------------------------------------------
+    def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[int, ...], depth: int, level: int) -> Future:
+        """The outcome of ``secrets`` with ``beta``: a task, or a coordinator for big sets near the root."""
+        n = secrets.shape[0]
+        if n <= 2:
+            fut: Future = Future()
+            lb = int(self.tables.bounds.lb[depth, n])
+            if lb >= INF:
+                fut.set_result(Outcome(INF, False, 0))
+            else:
+                s = [int(x) for x in secrets]
+                tree = [s[0], []] if n == 1 else [s[0], [[int(self.tables.hints[self.tables.table[s[0], s[1]]]), [s[1], []]]]]
+                fut.set_result(Outcome(lb, lb < beta, 0, tree if lb < beta else None))
+            return fut
+        if level == 0 or (level == 1 and n >= self.split_min):
+            if self.threads is None:
+                fut = Future()
+                fut.set_result(self.coordinate(secrets, beta, history, depth, level))
+                return fut
+            return self.threads.submit(self.coordinate, secrets, beta, history, depth, level)
+        return self.task(secrets, beta, history, depth)
+
+    def coordinate(self, secrets: np.ndarray, beta: int, history: tuple[int, ...], depth: int, level: int) -> Outcome:
+        """The search of ``Solver.solve`` at one node, with its classes searched as parallel subproblems.
+
+        Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
+        """
+        t = self.tables
+        solver = Solver(self.game, self.cap, self.options.symmetry, self.options.lookahead,
+                        self.options.ordering, self.options.memo, self.options.two_phase)
+        lbtab = t.bounds.lb[depth - 1]
+        guesses = solver.candidate_guesses(secrets, history)
+        guesses, bounds, rest = kernels.ordered_guesses(t.table, guesses, secrets, t.nh, t.win, lbtab, True, beta)
+        best: tuple[int, list] | None = None
+        bound = min(int(rest), INF)
+        start = 0
+        while start < guesses.shape[0]:
+            # A wave: the first remaining guess alone while no total is known, then all the rest.
+            stop = start + 1 if best is None else guesses.shape[0]
+            wave_beta = beta
+            jobs = []
+            for idx in range(start, stop):
+                total = int(bounds[idx])
+                if total >= wave_beta:
+                    bound = min(bound, total)
+                    break
+                g = int(guesses[idx])
+                members, starts, big = kernels.split_classes(t.table, g, secrets, t.nh, t.win)
+                classes = []
+                for h in big:
+                    cls = members[starts[h] : starts[h + 1]]
+                    base = solver._class_bound(cls, depth - 1, history + (g,))
+                    total += base - int(lbtab[cls.shape[0]])
+                    classes.append((int(h), cls, base))
+                if total >= wave_beta:
+                    bound = min(bound, total)
+                    continue
+                # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
+                futures = [
+                    (h, base, self.subproblem(cls, wave_beta - (total - base), history + (g,), depth - 1, level + 1))
+                    for h, cls, base in classes
+                ]
+                jobs.append((g, members, starts, total, futures))
+            self.count(solver.stats.bound_scans + solver.stats.nodes)
+            solver.stats = Stats()
+            for g, members, starts, total, futures in jobs:
+                subtrees = {}
+                exact = True
+                for h, base, fut in futures:
+                    outcome = fut.result()
+                    total += outcome.value - base
+                    exact = exact and outcome.exact
+                    subtrees[h] = outcome.tree
+                if exact and total < beta:
+                    beta = total
+                    best = (g, self._children(g, members, starts, subtrees))
+                    if level == 0:
+                        self.progress.say(f"best total {beta}")
+                else:
+                    bound = min(bound, total)
+            start = stop
+        if best is None:
+            return Outcome(min(bound, INF), False, 0)
+        return Outcome(beta, True, 0, [best[0], best[1]])
+
+    def _children(self, g: int, members: np.ndarray, starts: np.ndarray, subtrees: dict) -> list:
+        t = self.tables
+        out = []
+        for h in range(t.nh):
+            size = int(starts[h + 1] - starts[h])
+            if h == t.win or size == 0:
+                continue
+            if h in subtrees:
+                child = subtrees[h]
+            elif size == 1:
+                child = [int(members[starts[h]]), []]
+            else:
+                a, b = int(members[starts[h]]), int(members[starts[h] + 1])
+                child = [a, [[int(t.hints[t.table[a, b]]), [b, []]]]]
+            out.append([int(t.hints[h]), child])
+        return out
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+class Infeasible(Exception):
+    """No strategy solves every secret within the cap (a proven fact, not a usage error)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A proven optimum: the tree (nested lists of code and hint ints) and its proof figures."""
+
+    objective: str  # "average" or "worst"
+    cap: int | None  # the cap on guesses the total was minimised under
+    total: int
+    worst: int | None  # for "worst": the least possible maximum number of guesses
+    nodes: int
+    tree: list
+
+
+def solve_game(
+    game: Game,
+    objective: str = "average",
+    max_guesses: int | None = None,
+    workers: int = 1,
+    checkpoint: str | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    options: Options = Options(),
+) -> Result:
+    """The optimal tree of ``game`` for ``objective``.
+
+    - ``average``: least total guesses over all secrets, within ``max_guesses`` if given.
+    - ``worst``: least maximum number of guesses (proving one fewer impossible), then least total
+      within it (and within ``max_guesses`` if that is smaller... it cannot be: it is refused below).
+
+    Raises Infeasible when no tree fits in ``max_guesses``.
+    """
+    if objective not in ("average", "worst"):
+        raise ValueError(f"unknown objective {objective!r}")
+    secrets = np.arange(game.size, dtype=np.int32)
+    report = Progress(progress)
+    nodes = 0
+    worst = None
+    cap = max_guesses
+    if objective == "worst" or max_guesses is not None:
+        # Feasibility is cheap next to the average search: settle the cap first.
+        probe = Solver(game, None, options.symmetry)
+        depth = 1
+        while probe.bounds.lb[depth, game.size] >= INF:
+            depth += 1  # the counting bound alone rules these out
+        if objective == "worst":
+            while depth <= UNCAPPED:
+                probe.cap = depth
+                report.say(f"trying {depth} guesses")
+                if probe.feasible(secrets, depth):
+                    break
+                depth += 1
+            worst = depth
+            if max_guesses is not None and max_guesses < worst:
+                raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
+            cap = worst
+        else:
+            probe.cap = max_guesses
+            if max_guesses < depth or not probe.feasible(secrets, max_guesses):
+                raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
+        nodes += probe.stats.nodes
+    run = _Run(game, cap, options, workers, checkpoint, report)
+    try:
+        depth = cap if cap is not None else UNCAPPED
+        outcome = run.subproblem(secrets, INF, (), depth, 0).result()
+    finally:
+        run.close()
+    if not outcome.exact:
+        raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
+    return Result(objective, cap, outcome.value, worst, nodes + run.nodes, outcome.tree)
