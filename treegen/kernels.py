@@ -172,7 +172,14 @@ def _has_byte_above(x, t):
 
 @njit(cache=True)
 def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
-    """For each guess, |secrets| + sum over non-winning classes of lbtab[class size] (int64).
+    """For each guess, |secrets| + sum over non-winning classes of lbtab[class size] (int64)."""
+    return _lookahead(table, guesses, secrets, nh, win, lbtab)[0]
+
+
+@njit(cache=True)
+def _lookahead(table, guesses, secrets, nh, win, lbtab):
+    """``lookahead_bounds`` with the packed counters it used: (bounds, w0, w1, w2, packed); when
+    ``packed`` is False (big sets or many hints) the words are empty.
 
     ``table`` holds dense hint ids (0..nh-1), ``win`` is the all-bulls id.
 
@@ -217,7 +224,7 @@ def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
                 w = w0[k] if h < 8 else (w1[k] if h < 16 else w2[k])
                 total += lbtab[(w >> np.uint64((h & 7) * 8)) & mask]
             out[k] = total
-        return out
+        return out, w0, w1, w2, True
     counts = np.zeros(nh, dtype=np.int64)
     for k in range(ng):
         row = table[guesses[k]]
@@ -229,7 +236,8 @@ def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
             if h != win:
                 total += lbtab[counts[h]]
         out[k] = total
-    return out
+    empty = np.zeros(0, dtype=np.uint64)
+    return out, empty, empty, empty, False
 
 
 @njit(cache=True)
@@ -498,7 +506,7 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
     lowest code; with ``ordering`` False only the last two keys count (ablation). Sorting only the
     guesses below beta matters: most nodes keep a handful of thousands.
     """
-    bounds = lookahead_bounds(table, guesses, secrets, nh, win, lbtab)
+    bounds, w0, w1, w2, packed = _lookahead(table, guesses, secrets, nh, win, lbtab)
     ng = guesses.shape[0]
     rest = np.int64(1) << 62
     m = 0
@@ -519,13 +527,19 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
             rank = np.int64(0)
             if ordering:
                 # Among equal bounds, prefer the most even split (least sum of squared class sizes).
-                counts[:] = 0
-                row = table[g]
-                for s in secrets:
-                    counts[row[s]] += 1
                 sq = np.int64(0)
-                for h in range(nh):
-                    sq += counts[h] * counts[h]
+                if packed:
+                    for h in range(nh):
+                        w = w0[k] if h < 8 else (w1[k] if h < 16 else w2[k])
+                        c = np.int64((w >> np.uint64((h & 7) * 8)) & np.uint64(255))
+                        sq += c * c
+                else:
+                    counts[:] = 0
+                    row = table[g]
+                    for s in secrets:
+                        counts[row[s]] += 1
+                    for h in range(nh):
+                        sq += counts[h] * counts[h]
                 rank = (bounds[k] << 36) | (min(sq, np.int64(1 << 17) - 1) << 18)
             keys[j] = rank | (np.int64(0) if mark[g] else (np.int64(1) << 35)) | g
             j += 1
@@ -641,3 +655,26 @@ def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
         if value < best:
             best = value
     return best
+
+
+@njit(cache=True)
+def perfect_member(table, secrets, nslots):
+    """The first of ``secrets`` (in their order) whose hints tell all the others apart, or -1.
+
+    Such a guess solves the set with 2n - 1 guesses in all, the least any tree can: n for the guess
+    itself, one more for each of the n - 1 others, each alone in its class.
+    """
+    seen = np.zeros(nslots, dtype=np.bool_)
+    for g in secrets:
+        row = table[g]
+        seen[:] = False
+        ok = True
+        for s in secrets:
+            h = row[s]
+            if seen[h]:
+                ok = False
+                break
+            seen[h] = True
+        if ok:
+            return g
+    return -1

@@ -139,6 +139,10 @@ class Solver:
         flat[: n + 1] = 0
         return flat
 
+    def _key(self, secrets: np.ndarray, depth: int):
+        """The memo key of a set: its secrets, and the guesses left when a cap makes them matter."""
+        return (secrets.tobytes(), depth if self.cap is not None else 0)
+
     # -- the search -----------------------------------------------------------------------------------
     def candidate_guesses(self, secrets: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
         if not self.symmetry:
@@ -164,7 +168,7 @@ class Solver:
             return 3 if depth >= 2 else INF
         if self.bounds.lb[depth, n] >= INF:
             return INF
-        key = (secrets.tobytes(), depth if self.cap is not None else 0)
+        key = self._key(secrets, depth)
         floor = 0
         entry = self.memo.get(key) if self.memo_enabled else None
         if entry is not None:
@@ -209,12 +213,22 @@ class Solver:
             # own lookahead bound (the least over its guesses), which often shows that g cannot beat
             # beta before any class is searched in depth.
             if self.two_phase:
+                # Bounds already in the memo cost nothing: take them all before scanning any class.
+                memo_key = self._key
+                unknown = []
                 for h in big:
-                    size = int(starts[h + 1] - starts[h])
                     cls = members[starts[h] : starts[h + 1]]
-                    total += self._class_bound(cls, depth - 1, history + (g,)) - int(classes_lb[size])
-                    if total >= beta:
-                        break
+                    entry = self.memo.get(memo_key(cls, depth - 1))
+                    if entry is None:
+                        unknown.append(h)
+                    else:
+                        total += entry[0] - int(classes_lb[cls.shape[0]])
+                if total < beta:
+                    for h in unknown:
+                        cls = members[starts[h] : starts[h + 1]]
+                        total += self._class_bound(cls, depth - 1, history + (g,)) - int(classes_lb[cls.shape[0]])
+                        if total >= beta:
+                            break
                 if total >= beta:
                     bound = min(bound, total)
                     continue
@@ -250,10 +264,17 @@ class Solver:
         n = secrets.shape[0]
         if n <= 2 or self.bounds.lb[depth, n] >= INF:
             return int(self.bounds.lb[depth, n])
-        key = (secrets.tobytes(), depth if self.cap is not None else 0)
+        key = self._key(secrets, depth)
         entry = self.memo.get(key)
         if entry is not None:
             return entry[0]
+        if self.bounds.lb[depth, n] == 2 * n - 1:
+            # A secret that tells all the others apart is an optimal guess (see perfect_member), and
+            # the first such in code order is the one the full search would choose.
+            g = int(kernels.perfect_member(self.table, secrets, self.nh))
+            if g >= 0:
+                self.memo[key] = (2 * n - 1, True, g)
+                return 2 * n - 1
         self.stats.bound_scans += 1
         lbtab = self.bounds.lb[depth - 1]
         if n <= 255 and self.nh <= 16:
@@ -308,7 +329,7 @@ class Solver:
         if n == 2:
             a, b = int(secrets[0]), int(secrets[1])
             return (a, [(int(self.hints[self.table[a, b]]), (b, []))])
-        key = (secrets.tobytes(), depth if self.cap is not None else 0)
+        key = self._key(secrets, depth)
         entry = self.memo.get(key)
         if entry is None or not entry[1]:
             self.solve(secrets, INF, history, depth)
@@ -402,6 +423,16 @@ def _run_task(game: Game, cap: int | None, options: Options, secrets: np.ndarray
     return Outcome(value, exact, nodes, tree)
 
 
+class _Done:
+    """A finished result that answers ``result()`` like a future."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
 class _Inline:
     """An executor that runs each task at once in this process (one worker: no processes needed)."""
 
@@ -466,7 +497,9 @@ class _Run:
 
             # spawn: workers start clean (no inherited threads or locks) and load the numba cache.
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-            self.threads = ThreadPoolExecutor(64, thread_name_prefix="treegen-coordinator")
+            # Coordinators and chains only wait on worker tasks or on each other downwards, never on
+            # a sibling, so a generous pool cannot deadlock.
+            self.threads = ThreadPoolExecutor(256, thread_name_prefix="treegen-coordinator")
         self.nodes = 0
         self.nodes_lock = threading.Lock()
         # Classes this big, just below the root, are coordinated too, so their work spreads over workers.
@@ -532,11 +565,7 @@ class _Run:
                 fut.set_result(Outcome(lb, lb < beta, 0, tree if lb < beta else None))
             return fut
         if level == 0 or (level == 1 and n >= self.split_min):
-            if self.threads is None:
-                fut = Future()
-                fut.set_result(self.coordinate(secrets, beta, history, depth, level))
-                return fut
-            return self.threads.submit(self.coordinate, secrets, beta, history, depth, level)
+            return self._spawn(self.coordinate, secrets, beta, history, depth, level)
         return self.task(secrets, beta, history, depth)
 
     def coordinate(self, secrets: np.ndarray, beta: int, history: tuple[int, ...], depth: int, level: int) -> Outcome:
@@ -575,22 +604,23 @@ class _Run:
                     bound = min(bound, total)
                     continue
                 # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
-                futures = [
-                    (h, base, self.subproblem(cls, wave_beta - (total - base), history + (g,), depth - 1, level + 1))
-                    for h, cls, base in classes
-                ]
-                jobs.append((g, members, starts, total, futures))
+                if best is None:
+                    # The best-first guess: likely the best, so every class is needed exactly. All at once.
+                    futures = [
+                        (h, base, self.subproblem(cls, wave_beta - (total - base), history + (g,), depth - 1, level + 1))
+                        for h, cls, base in classes
+                    ]
+                    job = _Done(self._gather(total, futures))
+                else:
+                    # The others mostly fail: search their classes one by one, the largest first, so a
+                    # failure stops at the first class that shows it; the guesses run side by side.
+                    job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
+                jobs.append((g, members, starts, job))
             self.count(solver.stats.bound_scans + solver.stats.nodes)
             solver.stats = Stats()
-            for g, members, starts, total, futures in jobs:
-                subtrees = {}
-                exact = True
-                for h, base, fut in futures:
-                    outcome = fut.result()
-                    total += outcome.value - base
-                    exact = exact and outcome.exact
-                    subtrees[h] = outcome.tree
-                if exact and total < beta:
+            for g, members, starts, job in jobs:
+                total, subtrees = job.result()
+                if subtrees is not None and total < beta:
                     beta = total
                     best = (g, self._children(g, members, starts, subtrees))
                     if level == 0:
@@ -601,6 +631,37 @@ class _Run:
         if best is None:
             return Outcome(min(bound, INF), False, 0)
         return Outcome(beta, True, 0, [best[0], best[1]])
+
+    @staticmethod
+    def _gather(total: int, futures) -> tuple[int, dict | None]:
+        """A guess's total from its classes' outcomes, with their trees if all are exact."""
+        subtrees: dict | None = {}
+        for h, base, fut in futures:
+            outcome = fut.result()
+            total += outcome.value - base
+            if not outcome.exact:
+                subtrees = None
+            elif subtrees is not None:
+                subtrees[h] = outcome.tree
+        return total, subtrees
+
+    def _chain(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None]:
+        """A guess's classes searched in turn: (total, trees) if the guess costs less than beta,
+        else (a lower bound >= beta, None) from the first class that shows it."""
+        subtrees = {}
+        for h, cls, base in classes:
+            outcome = self.subproblem(cls, beta - (total - base), history, depth, level).result()
+            total += outcome.value - base
+            if not outcome.exact:
+                return total, None
+            subtrees[h] = outcome.tree
+        return total, subtrees
+
+    def _spawn(self, fn, *args):
+        """Run a coordinating function on a thread of its own (inline without worker processes)."""
+        if self.threads is None:
+            return _Done(fn(*args))
+        return self.threads.submit(fn, *args)
 
     def _children(self, g: int, members: np.ndarray, starts: np.ndarray, subtrees: dict) -> list:
         t = self.tables
