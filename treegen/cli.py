@@ -220,6 +220,13 @@ def cmd_solve(args) -> int:
     else:
         strategy = "optimal-average"
     out = args.output or f"{game.name.replace(':', '-')}-{strategy}.json"
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise TreegenError(f"cannot write {out}: folder {folder} does not exist")
+    if os.path.isdir(out):
+        raise TreegenError(f"cannot write {out}: it is a folder; give a file name with -o")
+    if args.checkpoint and os.path.exists(args.checkpoint) and not os.path.isdir(args.checkpoint):
+        raise TreegenError(f"--checkpoint {args.checkpoint} is a file; give a folder (it is created if missing)")
     options = Options(
         symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
         memo=not args.no_memo, two_phase=not args.no_two_phase,
@@ -238,18 +245,26 @@ def cmd_solve(args) -> int:
             bar.set_postfix_str(note, refresh=False)
         bar.update(done - bar.n)
 
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         result = solve_game(
             game, args.objective, args.max_guesses, workers, args.checkpoint,
             progress if bar is not None else None, options,
         )
     except Infeasible as exc:
-        if bar is not None:
-            bar.close()
         print(f"treegen: {exc}", file=sys.stderr)
         return 1
-    if bar is not None:
-        bar.close()
+    except KeyboardInterrupt:
+        again = f" (run it again with --checkpoint {args.checkpoint} to resume)" if args.checkpoint else ""
+        print(f"treegen: interrupted; no tree written{again}", file=sys.stderr)
+        return 130
+    except BrokenProcessPool:
+        print("treegen: error: a worker process died (out of memory?); no tree written", file=sys.stderr)
+        return 1
+    finally:
+        if bar is not None:
+            bar.close()
     seconds = time.perf_counter() - start
     provenance = {
         "objective": result.objective,

@@ -212,21 +212,24 @@ class Solver:
             # are searched. Cheap bounds first: raise each big class from its counting bound to its
             # own lookahead bound (the least over its guesses), which often shows that g cannot beat
             # beta before any class is searched in depth.
+            # included[h]: the bound of class h that `total` holds, its counting bound until raised.
+            included = {}
             if self.two_phase:
                 # Bounds already in the memo cost nothing: take them all before scanning any class.
-                memo_key = self._key
                 unknown = []
                 for h in big:
                     cls = members[starts[h] : starts[h + 1]]
-                    entry = self.memo.get(memo_key(cls, depth - 1))
+                    entry = self.memo.get(self._key(cls, depth - 1))
                     if entry is None:
                         unknown.append(h)
                     else:
+                        included[h] = entry[0]
                         total += entry[0] - int(classes_lb[cls.shape[0]])
                 if total < beta:
                     for h in unknown:
                         cls = members[starts[h] : starts[h + 1]]
-                        total += self._class_bound(cls, depth - 1, history + (g,)) - int(classes_lb[cls.shape[0]])
+                        included[h] = self._class_bound(cls, depth - 1, history + (g,))
+                        total += included[h] - int(classes_lb[cls.shape[0]])
                         if total >= beta:
                             break
                 if total >= beta:
@@ -235,9 +238,8 @@ class Solver:
             # Then search the big classes, the largest first: they decide most often that g cannot
             # beat beta. `total` holds each class's best bound so far, which the search replaces.
             for h in big:
-                size = int(starts[h + 1] - starts[h])
                 cls = members[starts[h] : starts[h + 1]]
-                base = self._class_bound(cls, depth - 1, history + (g,)) if self.two_phase else int(classes_lb[size])
+                base = included.get(h, int(classes_lb[cls.shape[0]]))
                 # The class may cost at most beta - (total - base) for g to stay below beta.
                 value = self.solve(cls, beta - (total - base), history + (g,), depth - 1)
                 total += value - base
@@ -423,6 +425,13 @@ def _run_task(game: Game, cap: int | None, options: Options, secrets: np.ndarray
     return Outcome(value, exact, nodes, tree)
 
 
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class _Done:
     """A finished result that answers ``result()`` like a future."""
 
@@ -496,7 +505,9 @@ class _Run:
             import multiprocessing
 
             # spawn: workers start clean (no inherited threads or locks) and load the numba cache.
-            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker
+            )
             # Coordinators and chains only wait on worker tasks or on each other downwards, never on
             # a sibling, so a generous pool cannot deadlock.
             self.threads = ThreadPoolExecutor(256, thread_name_prefix="treegen-coordinator")
@@ -508,9 +519,17 @@ class _Run:
             os.makedirs(checkpoint, exist_ok=True)
 
     def close(self) -> None:
+        """Stop everything at once (after an interrupt or an error too): queued work is cancelled and
+        running workers are terminated, so that waiting coordinators wake up and finish."""
+        processes = list(getattr(self.pool, "_processes", None) or {})
+        procs = getattr(self.pool, "_processes", None) or {}
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for pid in processes:
+            proc = procs.get(pid)
+            if proc is not None and proc.is_alive():
+                proc.terminate()
         if self.threads is not None:
             self.threads.shutdown(wait=False, cancel_futures=True)
-        self.pool.shutdown(wait=False, cancel_futures=True)
 
     def count(self, nodes: int) -> None:
         with self.nodes_lock:
@@ -537,18 +556,40 @@ class _Run:
                 fut.set_result(outcome)
                 self._done(fut, None)
                 return fut
-        fut = self.pool.submit(_run_task, self.game, self.cap, self.options, secrets, beta, history, depth)
-        fut.add_done_callback(lambda f: self._done(f, path))
-        return fut
+        inner = self.pool.submit(_run_task, self.game, self.cap, self.options, secrets, beta, history, depth)
+        # Whoever waits sees the outcome only once its nodes are counted and its checkpoint is on disk.
+        outer: Future = Future()
+        inner.add_done_callback(lambda f: self._settle(f, path, outer))
+        return outer
 
-    def _done(self, fut: Future, path: str | None) -> None:
-        if fut.cancelled() or fut.exception() is not None:
+    def _settle(self, fut: Future, path: str | None, outer: Future) -> None:
+        try:
+            self._done(fut, path, outer)
+        except BaseException as exc:  # never leave a waiter hanging
+            if not outer.done():
+                outer.set_exception(exc)
+
+    def _done(self, fut: Future, path: str | None, outer: Future | None = None) -> None:
+        if fut.cancelled():
+            if outer is not None:
+                outer.cancel()
+            return
+        if fut.exception() is not None:
+            if outer is not None:
+                outer.set_exception(fut.exception())
             return
         outcome = fut.result()
         self.count(outcome.nodes)
-        if path:
-            _write_atomic(path, outcome.to_json())
+        try:
+            if path:
+                _write_atomic(path, outcome.to_json())
+        except OSError as exc:
+            if outer is not None:
+                outer.set_exception(exc)
+            return
         self.progress.finish()
+        if outer is not None:
+            outer.set_result(outcome)
 
     # -- coordinators ---------------------------------------------------------------------------------------------
     def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[int, ...], depth: int, level: int) -> Future:
@@ -746,10 +787,12 @@ def solve_game(
                 raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
             cap = worst
         else:
-            probe.cap = max_guesses
-            if max_guesses < depth or not probe.feasible(secrets, max_guesses):
+            probe.cap = min(max_guesses, UNCAPPED)
+            if max_guesses < depth or not probe.feasible(secrets, probe.cap):
                 raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
         nodes += probe.stats.nodes
+    if cap is not None and cap >= UNCAPPED:
+        cap = None  # no tree of a supported game is this deep: the cap cannot bind
     run = _Run(game, cap, options, workers, checkpoint, report)
     try:
         depth = cap if cap is not None else UNCAPPED

@@ -1,0 +1,790 @@
+"""Exact search (treegen.search): optima checked against a brute force written here from the definition,
+the ablation levers, golden optima, the solve command, determinism across workers, resuming from a
+checkpoint directory after SIGKILL, and the shipped trees in trees/.
+
+The brute force knows nothing of treegen but the code numbering (codes in sorted order, which it rebuilds
+with itertools) and the hint ints ``bulls * (positions + 1) + cows`` of the trees it walks. It scores with
+the naive scorer of conftest.py and tries every code as a guess at every set, skipping only guesses that
+do not split the set:
+
+    C({x}, d) = 1 (d >= 1),  C(S, d) = |S| + min over g of sum over non-winning classes c of C(c, d - 1),
+
+with C = infinity when d < 1 (d = None: no cap).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import treegen
+from treegen import cli, search
+from treegen.rules import resolve_game
+from treegen.search import INF, Infeasible, Options, Solver, solve_game
+from treegen.tree import load_tree
+from treegen.verify import verify_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+TREEGEN = shutil.which("treegen") or os.path.join(os.path.dirname(sys.executable), "treegen")
+
+# Games the brute force settles in well under a second each.
+TINY = ["bc:2:4", "bc:3:4", "mm:2:3", "mm:3:2", "mm:2:4", "bc:2:5", "mm:3:3", "mm:4:2", "mm:2:5", "bc:2:6", "mm:5:2"]
+# Degenerate games: two codes only, or one position (each guess then rules out one code, or wins).
+EDGE = ["bc:1:2", "mm:1:2", "bc:2:2", "mm:2:2", "bc:1:5", "mm:1:8"]
+# Games for the random-subset and random-history checks (at most 32 codes: the brute force stays fast).
+# mm:5:2 has 20 hints: more than the fast bound kernel takes.
+SUBSET_GAMES = ["bc:2:4", "mm:2:3", "mm:3:2", "mm:2:4", "bc:2:5", "mm:3:3", "bc:3:4", "mm:4:2", "mm:5:2"]
+
+# Golden optima, perft style: game, objective, max_guesses, expected total (None: infeasible), expected
+# worst case (the least maximum for "worst"; for "average", the maximum of the optimal tree).
+# Mastermind: Koyama & Lai (1993) least total 5625, needing 6 guesses for some secret; 5626 within 5
+# guesses; Knuth (1977) 5 guesses suffice and 4 do not.
+GOLDEN = [
+    ("mastermind", "average", None, 5625, 6),
+    ("mastermind", "average", 6, 5625, 6),
+    ("mastermind", "average", 5, 5626, 5),
+    ("mastermind", "worst", None, 5626, 5),
+    ("mastermind", "worst", 5, 5626, 5),
+    ("mastermind", "worst", 7, 5626, 5),
+    ("mastermind", "average", 4, None, None),
+    ("mastermind", "worst", 4, None, None),
+    ("bulls-cows", "average", None, 26274, 7),  # about a minute on two cores
+]
+# Over a minute each: run with TREEGEN_SLOW_TESTS=1. Bulls and cows: least total 26274 (Tanaka 1996), and
+# no strategy solves every secret within 6 guesses, so the optimal tree needs 7.
+SLOW_GOLDEN: list = []  # rows too slow for the normal suite (none at present)
+SLOW = pytest.mark.skipif(not os.environ.get("TREEGEN_SLOW_TESTS"), reason="takes minutes; set TREEGEN_SLOW_TESTS=1")
+
+
+# -- the brute force and an independent tree walker -----------------------------------------------
+
+
+def naive_codes(game) -> list[tuple[int, ...]]:
+    """Every code as a tuple of symbol indices, in the sorted order that numbers them."""
+    if game.repeats:
+        return list(itertools.product(range(game.symbols), repeat=game.positions))
+    return list(itertools.permutations(range(game.symbols), game.positions))
+
+
+class Brute:
+    """Optimal costs by exhaustive search over every code as the guess, memoised on (set, guesses left)."""
+
+    def __init__(self, game, naive) -> None:
+        self.game = game
+        self.codes = naive_codes(game)
+        self.win = (game.positions, 0)
+        self.hint = [[naive(g, s) for s in self.codes] for g in self.codes]
+        self.memo: dict = {}
+
+    @property
+    def everything(self) -> frozenset:
+        return frozenset(range(len(self.codes)))
+
+    def cost(self, secrets, depth: int | None = None) -> float:
+        """Least total guesses for ``secrets`` with at most ``depth`` guesses each (math.inf: impossible)."""
+        secrets = frozenset(secrets)
+        if depth is not None and depth < 1:
+            return math.inf
+        if len(secrets) == 1:
+            return 1
+        key = (secrets, depth)
+        if key in self.memo:
+            return self.memo[key]
+        best = math.inf
+        for g, row in enumerate(self.hint):
+            classes: dict = {}
+            for s in secrets:
+                classes.setdefault(row[s], []).append(s)
+            classes.pop(self.win, None)
+            if len(classes) == 1 and len(next(iter(classes.values()))) == len(secrets):
+                continue  # g tells nothing about this set
+            total = len(secrets) + sum(
+                self.cost(c, None if depth is None else depth - 1) for c in classes.values()
+            )
+            best = min(best, total)
+        self.memo[key] = best
+        return best
+
+    def least_worst(self, secrets=None) -> int:
+        secrets = self.everything if secrets is None else secrets
+        d = 1
+        while self.cost(secrets, d) == math.inf:
+            d += 1
+        return d
+
+
+_BRUTES: dict = {}
+
+
+@pytest.fixture(scope="module")
+def brute(naive):
+    """brute(spec) -> the (cached) Brute of that game."""
+
+    def get(spec: str) -> Brute:
+        if spec not in _BRUTES:
+            _BRUTES[spec] = Brute(resolve_game(spec), naive)
+        return _BRUTES[spec]
+
+    return get
+
+
+def walk_nested(game, tree, naive, secrets=None) -> dict[int, int]:
+    """Guesses needed by each secret playing through ``[guess, [[hint, child], ...]]`` (code ints, game
+    hint ints; tuples accepted too). Fails unless the tree solves exactly ``secrets`` (default: all)."""
+    codes = naive_codes(game)
+    secrets = list(range(len(codes))) if secrets is None else list(secrets)
+    win = (game.positions, 0)
+    need: dict[int, int] = {}
+
+    def visit(node, alive, depth):
+        guess, children = node
+        assert isinstance(guess, int) and 0 <= guess < len(codes), guess
+        groups: dict = {}
+        for s in alive:
+            groups.setdefault(naive(codes[guess], codes[s]), []).append(s)
+        for s in groups.pop(win, []):
+            need[s] = depth
+        kids = {}
+        for h, child in children:
+            bc = divmod(h, game.positions + 1)
+            assert bc != win, f"branch after the all-bulls hint at {guess}"
+            assert bc not in kids, f"two branches for hint {bc} at {guess}"
+            kids[bc] = child
+        assert set(kids) == set(groups), (guess, sorted(kids), sorted(groups))
+        for bc, child in kids.items():
+            visit(child, groups[bc], depth + 1)
+
+    visit(tree, secrets, 1)
+    assert sorted(need) == sorted(secrets)
+    return need
+
+
+def tree_figures(game, tree, naive, secrets=None) -> tuple[int, int]:
+    """(total, max guesses) of a nested tree, by walking it."""
+    need = walk_nested(game, tree, naive, secrets)
+    return sum(need.values()), max(need.values())
+
+
+def walk_file_node(game, node: dict, naive) -> dict[str, int]:
+    """Guesses needed by each secret (as a string) playing through a tree file's nested dicts."""
+    alphabet = game.alphabet
+    codes = ["".join(alphabet[x] for x in c) for c in naive_codes(game)]
+    win = f"{game.positions}A0B"
+    need: dict[str, int] = {}
+
+    def visit(node, alive, depth):
+        groups: dict = {}
+        for s in alive:
+            b, c = naive(node["guess"], s)
+            groups.setdefault(f"{b}A{c}B", []).append(s)
+        for s in groups.pop(win, []):
+            need[s] = depth
+        nxt = node.get("next", {})
+        assert set(nxt) == set(groups), (node["guess"], sorted(nxt), sorted(groups))
+        for h, child in nxt.items():
+            visit(child, groups[h], depth + 1)
+
+    visit(node, codes, 1)
+    assert len(need) == len(codes)
+    return need
+
+
+def _checkpoints(directory: Path) -> dict[str, int]:
+    """Checkpoint file names with their modification times (ns)."""
+    return {p.name: p.stat().st_mtime_ns for p in directory.glob("*.json")}
+
+
+def test_brute_force_numbers_codes_like_the_game():
+    for spec in TINY + EDGE:
+        game = resolve_game(spec)
+        assert tuple(naive_codes(game)) == game.codes
+
+
+def test_brute_force_on_a_hand_checked_game(naive):
+    # mm:2:2 (00 01 10 11): guess 00 wins 00, leaves {01, 10} (1A0B) and {11} (0A0B): 4 + 3 + 1 = 8.
+    # No guess leaves three singletons (01 leaves {00, 11}, {10}), so 8 is least, and it needs 3 guesses.
+    b = Brute(resolve_game("mm:2:2"), naive)
+    assert b.cost(b.everything) == 8
+    assert b.least_worst() == 3
+    assert b.cost(b.everything, 2) == math.inf
+    assert b.cost({0, 3}, 2) == 3 and b.cost({0, 3}, 1) == math.inf
+
+
+# -- optima against the brute force ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_average_optimum_matches_brute_force(spec, brute, naive):
+    game, b = resolve_game(spec), brute(spec)
+    result = solve_game(game, "average")
+    assert result.total == b.cost(b.everything)
+    assert (result.objective, result.cap, result.worst) == ("average", None, None)
+    assert isinstance(result.nodes, int) and result.nodes >= 0
+    assert tree_figures(game, result.tree, naive)[0] == result.total
+
+
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_worst_case_matches_brute_force(spec, brute, naive):
+    game, b = resolve_game(spec), brute(spec)
+    worst = b.least_worst()
+    result = solve_game(game, "worst")
+    assert result.worst == worst
+    assert result.cap == worst
+    assert result.total == b.cost(b.everything, worst)
+    total, deepest = tree_figures(game, result.tree, naive)
+    assert total == result.total
+    assert deepest <= worst
+
+
+@pytest.mark.parametrize("extra", [0, 1, 2])
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_capped_average_matches_brute_force(spec, extra, brute, naive):
+    game, b = resolve_game(spec), brute(spec)
+    cap = b.least_worst() + extra
+    result = solve_game(game, "average", max_guesses=cap)
+    assert result.cap == cap and result.worst is None
+    assert result.total == b.cost(b.everything, cap)
+    total, deepest = tree_figures(game, result.tree, naive)
+    assert total == result.total
+    assert deepest <= cap
+
+
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_infeasible_caps_raise(spec, brute):
+    game, b = resolve_game(spec), brute(spec)
+    worst = b.least_worst()
+    for cap in range(1, worst):
+        with pytest.raises(Infeasible, match="no strategy solves every secret"):
+            solve_game(game, "average", max_guesses=cap)
+        with pytest.raises(Infeasible, match="no strategy solves every secret"):
+            solve_game(game, "worst", max_guesses=cap)
+    # a looser cap does not change the worst-case objective
+    loose = solve_game(game, "worst", max_guesses=worst + 1)
+    assert (loose.worst, loose.cap, loose.total) == (worst, worst, b.cost(b.everything, worst))
+
+
+@pytest.mark.parametrize("spec", ["bc:1:36", "mm:1:36"])
+def test_one_position_games_in_closed_form(spec, naive):
+    # One position: every hint but the win is 0A0B, so each guess rules out one code: 1 + 2 + ... + 36.
+    game = resolve_game(spec)
+    result = solve_game(game, "average")
+    assert result.total == 36 * 37 // 2
+    assert tree_figures(game, result.tree, naive) == (666, 36)
+    worst = solve_game(game, "worst")
+    assert (worst.worst, worst.total) == (36, 666)
+    with pytest.raises(Infeasible):
+        solve_game(game, "average", max_guesses=35)
+
+
+@pytest.mark.parametrize("cap", [64, 65, 1000])
+def test_caps_beyond_any_tree_are_no_cap(cap, naive):
+    # No tree of bc:2:4 needs more than 12 guesses: a larger cap changes nothing (and is no error).
+    game = resolve_game("bc:2:4")
+    free = solve_game(game, "average")
+    capped = solve_game(game, "average", max_guesses=cap)
+    assert capped.total == free.total == 30
+    assert tree_figures(game, capped.tree, naive)[0] == 30
+    worst = solve_game(game, "worst", max_guesses=cap)
+    assert (worst.worst, worst.total) == (3, 30)
+
+
+def test_unknown_objective_is_refused():
+    with pytest.raises(ValueError):
+        solve_game(resolve_game("bc:2:4"), "best")
+
+
+# -- the Solver on arbitrary sets: random subsets (no symmetry) and sets left by random histories --------
+
+LEVERS = st.fixed_dictionaries(
+    {"lookahead": st.booleans(), "ordering": st.booleans(), "memo_enabled": st.booleans(), "two_phase": st.booleans()}
+)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), spec=st.sampled_from(SUBSET_GAMES), cap=st.one_of(st.none(), st.integers(1, 5)), levers=LEVERS)
+def test_solver_on_random_subsets_matches_brute_force(brute, naive, data, spec, cap, levers):
+    game, b = resolve_game(spec), brute(spec)
+    chosen = data.draw(st.sets(st.integers(0, game.size - 1), min_size=1, max_size=game.size), label="secrets")
+    secrets = np.array(sorted(chosen), dtype=np.int32)
+    want = b.cost(chosen, cap)
+    solver = Solver(game, cap, symmetry=False, **levers)
+    # A beta at or below the optimum gets a lower bound >= beta (and never above the optimum).
+    if want != math.inf and want > 1:
+        beta = data.draw(st.integers(1, int(want)), label="beta")
+        got = solver.solve(secrets, beta)
+        assert beta <= got <= want
+    # The same solver (its memo now holds bounds) then finds the exact optimum, and its tree achieves it.
+    got = solver.solve(secrets, INF)
+    if want == math.inf:
+        assert got >= INF
+        return
+    assert got == want
+    tree = solver.tree(secrets)
+    total, deepest = tree_figures(game, tree, naive, chosen)
+    assert total == want
+    if cap is not None:
+        assert deepest <= cap
+    if levers["lookahead"] and levers["ordering"]:
+        # memo and two_phase leave the order of guesses alone: the first guess of least cost is the same
+        reference = Solver(game, cap, symmetry=False)
+        reference.solve(secrets, INF)
+        assert tree == reference.tree(secrets)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), spec=st.sampled_from(SUBSET_GAMES))
+def test_feasibility_on_random_subsets_matches_brute_force(brute, data, spec):
+    game, b = resolve_game(spec), brute(spec)
+    chosen = data.draw(st.sets(st.integers(0, game.size - 1), min_size=1, max_size=game.size), label="secrets")
+    secrets = np.array(sorted(chosen), dtype=np.int32)
+    solver = Solver(game, symmetry=False)
+    for depth in range(1, 6):
+        assert solver.feasible(secrets, depth) == (b.cost(chosen, depth) != math.inf), depth
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), spec=st.sampled_from(SUBSET_GAMES), cap=st.one_of(st.none(), st.integers(1, 5)))
+def test_solver_after_random_history_matches_brute_force(brute, naive, data, spec, cap):
+    """With symmetry on: the set the hints of a random history leave, searched with that history."""
+    game, b = resolve_game(spec), brute(spec)
+    codes = naive_codes(game)
+    secret = data.draw(st.integers(0, game.size - 1), label="secret")
+    history = tuple(data.draw(st.lists(st.integers(0, game.size - 1), min_size=1, max_size=2, unique=True)))
+    alive = [
+        s for s in range(game.size) if all(naive(codes[g], codes[s]) == naive(codes[g], codes[secret]) for g in history)
+    ]
+    secrets = np.array(alive, dtype=np.int32)
+    want = b.cost(alive, cap)
+    solver = Solver(game, cap)
+    got = solver.solve(secrets, INF, history)
+    if want == math.inf:
+        assert got >= INF
+        return
+    assert got == want
+    tree = solver.tree(secrets, None, history)
+    assert tree_figures(game, tree, naive, alive)[0] == want
+    # Each class of equivalent guesses is represented by its least code, so the first guess of least
+    # cost is the one the search over every code finds.
+    plain = Solver(game, cap, symmetry=False)
+    plain.solve(secrets, INF)
+    assert tree == plain.tree(secrets)
+
+
+# -- ablation levers ------------------------------------------------------------------------------------
+
+LEVER_NAMES = ["symmetry", "lookahead", "ordering", "memo", "two_phase"]
+# Levers that leave the order of guesses alone, so the first guess of least cost, hence the tree, is the same.
+SAME_TREE = {"symmetry", "memo", "two_phase"}
+
+
+@pytest.mark.parametrize("lever", LEVER_NAMES + ["all"])
+@pytest.mark.parametrize("spec", TINY)
+def test_ablation_levers_keep_the_optima(spec, lever, brute, naive):
+    game, b = resolve_game(spec), brute(spec)
+    off = Options(**{name: False for name in LEVER_NAMES}) if lever == "all" else Options(**{lever: False})
+    worst = b.least_worst()
+    for objective, cap in (("average", None), ("worst", None), ("average", worst + 1)):
+        base = solve_game(game, objective, cap)
+        ablated = solve_game(game, objective, cap, options=off)
+        assert (ablated.total, ablated.worst, ablated.cap) == (base.total, base.worst, base.cap), objective
+        total, deepest = tree_figures(game, ablated.tree, naive)
+        assert total == base.total
+        if base.cap is not None:
+            assert deepest <= base.cap
+        if lever in SAME_TREE:
+            assert ablated.tree == base.tree, objective
+
+
+@pytest.mark.parametrize("lever", ["ordering", "memo", "two_phase"])
+def test_ablation_levers_keep_the_mastermind_optimum(lever):
+    # Without symmetry or lookahead the mastermind search takes from seconds to minutes: tiny games only.
+    game = resolve_game("mastermind")
+    base = solve_game(game, "average")
+    ablated = solve_game(game, "average", options=Options(**{lever: False}))
+    assert ablated.total == base.total == 5625
+    if lever in SAME_TREE:
+        assert ablated.tree == base.tree
+
+
+# -- golden optima ---------------------------------------------------------------------------------------
+
+
+def test_bulls_cows_needs_seven_guesses():
+    """REFERENCE: every secret within 7 guesses, and 6 is impossible (a depth-limited proof, seconds)."""
+    game = resolve_game("bulls-cows")
+    every = np.arange(game.size, dtype=np.int32)
+    assert not search.Solver(game, cap=6).feasible(every, 6)
+    assert search.Solver(game, cap=7).feasible(every, 7)
+
+
+@pytest.mark.parametrize(
+    "spec,objective,cap,total,worst",
+    [pytest.param(*row, id="{}-{}-{}".format(*row)) for row in GOLDEN]
+    + [pytest.param(*row, id="{}-{}-{}".format(*row), marks=SLOW) for row in SLOW_GOLDEN],
+)
+def test_golden_optima(spec, objective, cap, total, worst, naive):
+    game = resolve_game(spec)
+    if total is None:
+        with pytest.raises(Infeasible, match=f"within {cap} guesses"):
+            solve_game(game, objective, cap)
+        return
+    result = solve_game(game, objective, cap, workers=2)
+    assert result.total == total
+    if objective == "worst":
+        assert result.worst == result.cap == worst
+    else:
+        assert result.worst is None and result.cap == cap
+    got_total, deepest = tree_figures(game, result.tree, naive)
+    assert got_total == total
+    assert deepest == worst
+
+
+# -- the solve command -------------------------------------------------------------------------------------
+
+
+def run(*args: str, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([TREEGEN, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+
+
+def run_main(capsys, *args: str):
+    try:
+        status = cli.main(list(args))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def read_json(path) -> dict:
+    with open(path, "rb") as f:
+        return json.loads(f.read())
+
+
+def test_solve_writes_a_verified_optimal_tree(tmp_path, naive):
+    out = tmp_path / "bc35.json"
+    res = run("solve", "--game", "bc:3:5", "-o", str(out), "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
+    assert str(out) in res.stdout
+    res = run("verify", str(out))
+    assert res.returncode == 0, res.stderr
+
+    expected = solve_game(resolve_game("bc:3:5"), "average")
+    doc = read_json(out)
+    assert doc["strategy"] == "optimal-average"
+    prov = doc["provenance"]
+    assert prov["objective"] == "average"
+    assert prov["max_guesses"] is None
+    assert prov["optimal_total"] == prov["lower_bound"] == doc["stats"]["total"] == expected.total
+    assert prov["nodes"] == expected.nodes
+    assert prov["treegen"] == treegen.__version__
+    assert "seconds" not in prov and "workers" not in prov
+    assert "worst_case" not in prov
+    # the file's tree, walked independently, is the search's tree
+    game = resolve_game("bc:3:5")
+    need = walk_file_node(game, doc["root"], naive)
+    assert sum(need.values()) == expected.total
+    assert doc["root"]["guess"] == "".join(game.alphabet[x] for x in game.codes[expected.tree[0]])
+
+
+def test_solve_worst_and_capped_objectives(tmp_path, capsys):
+    worst_file, capped_file = tmp_path / "worst.json", tmp_path / "capped.json"
+    status, out, err = run_main(
+        capsys, "solve", "--game", "mm:3:3", "--objective", "worst", "-o", str(worst_file), "-q"
+    )
+    assert status == 0, err
+    doc = read_json(worst_file)
+    assert doc["strategy"] == "optimal-worst"
+    prov = doc["provenance"]
+    assert prov["objective"] == "worst"
+    assert prov["worst_case"] == prov["max_guesses"] == doc["stats"]["max_guesses"] == 4
+    assert prov["impossible_within"] == 3
+    assert prov["optimal_total"] == prov["lower_bound"] == doc["stats"]["total"] == 73
+    assert verify_tree(load_tree(worst_file), max_guesses=4).total == 73
+
+    status, out, err = run_main(capsys, "solve", "--game", "mm:3:3", "--max-guesses", "5", "-o", str(capped_file), "-q")
+    assert status == 0, err
+    doc = read_json(capped_file)
+    assert doc["strategy"] == "optimal-average-max5"
+    assert doc["provenance"]["max_guesses"] == 5
+    assert doc["provenance"]["optimal_total"] == doc["stats"]["total"] == 73
+    assert doc["stats"]["max_guesses"] <= 5
+
+
+def test_solve_default_output_name_and_timings(tmp_path):
+    res = run("solve", "--game", "bc:2:4", "--quiet", "--timings", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert os.listdir(tmp_path) == ["bc-2-4-optimal-average.json"]
+    prov = read_json(tmp_path / "bc-2-4-optimal-average.json")["provenance"]
+    assert prov["optimal_total"] == 30
+    assert isinstance(prov["seconds"], (int, float)) and prov["seconds"] >= 0
+    assert isinstance(prov["workers"], int) and prov["workers"] >= 1
+
+
+def test_solve_infeasible_cap_exits_1(tmp_path):
+    out = tmp_path / "none.json"
+    for extra in ([], ["--objective", "worst"]):
+        res = run("solve", "--game", "bc:3:5", "--max-guesses", "3", "-o", str(out), "--quiet", *extra)
+        assert res.returncode == 1, (res.stdout, res.stderr)
+        lines = res.stderr.splitlines()
+        assert len(lines) == 1, res.stderr
+        assert "no strategy solves every secret" in lines[0]
+        assert "Traceback" not in res.stderr
+        assert os.listdir(tmp_path) == []
+
+
+SOLVE_BAD = {
+    "unknown game": ["--game", "chess"],
+    "bad spec": ["--game", "bc:9:3"],
+    "workers 0": ["--workers", "0"],
+    "workers negative": ["--workers", "-2"],
+    "workers not a number": ["--workers", "two"],
+    "max-guesses 0": ["--max-guesses", "0"],
+    "max-guesses negative": ["--max-guesses", "-1"],
+    "bad objective": ["--objective", "best"],
+}
+
+
+def _check_bad(status, out, err, tmp_path):
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("treegen"), err
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("args", list(SOLVE_BAD.values()), ids=list(SOLVE_BAD))
+def test_solve_bad_input_in_process(capsys, tmp_path, args):
+    base = ["solve", "--game", "bc:2:4"] if "--game" not in args else ["solve"]
+    _check_bad(*run_main(capsys, *base, *args, "-o", str(tmp_path / "out.json"), "--quiet"), tmp_path)
+
+
+@pytest.mark.parametrize("case", ["unknown game", "workers 0", "max-guesses 0", "bad objective"])
+def test_solve_bad_input_through_the_script(tmp_path, case):
+    args = SOLVE_BAD[case]
+    base = ["solve", "--game", "bc:2:4"] if "--game" not in args else ["solve"]
+    res = run(*base, *args, "-o", str(tmp_path / "out.json"), "--quiet")
+    _check_bad(res.returncode, res.stdout, res.stderr, tmp_path)
+
+
+def test_solve_checkpoint_that_is_a_file_is_a_usage_error(tmp_path, capsys):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a directory\n")
+    status, out, err = run_main(
+        capsys, "solve", "--game", "bc:2:4", "--checkpoint", str(blocker), "-o", str(tmp_path / "out.json"), "-q"
+    )
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in err
+    assert len(err.splitlines()) == 1, err
+    assert sorted(os.listdir(tmp_path)) == ["blocker"]
+
+
+def test_solve_huge_cap_through_the_script(tmp_path):
+    out = tmp_path / "huge.json"
+    res = run("solve", "--game", "bc:2:4", "--max-guesses", "1000", "-o", str(out), "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert read_json(out)["stats"]["total"] == 30
+
+
+# -- determinism across workers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec,objective", [("bc:3:5", "average"), ("mastermind", "average"), ("mm:3:4", "worst")])
+def test_worker_processes_give_the_same_result(monkeypatch, spec, objective):
+    """Real worker processes (the in-process threshold lowered to 0) find the same tree, total and nodes."""
+    game = resolve_game(spec)
+    one = solve_game(game, objective, workers=1)
+    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    two = solve_game(game, objective, workers=2)
+    assert two == one
+
+
+def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatch):
+    """A busy main process handles each finished task 20 ms late: the result, nodes included, is the same."""
+    game = resolve_game("mastermind")
+    one = solve_game(game, "average", workers=1)
+    done = search._Run._done
+
+    def late(self, *args):
+        time.sleep(0.02)
+        done(self, *args)
+
+    monkeypatch.setattr(search._Run, "_done", late)
+    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    two = solve_game(game, "average", workers=2)
+    assert (two.total, two.tree) == (one.total, one.tree)
+    assert two.nodes == one.nodes, "nodes of tasks still being handled were left out"
+
+
+def _settled(directory: Path) -> dict[str, int]:
+    """The checkpoints once no new one has appeared for 0.3 s (see the next test for why one might)."""
+    files = _checkpoints(directory)
+    while True:
+        time.sleep(0.3)
+        now = _checkpoints(directory)
+        if now == files:
+            return files
+        files = now
+
+
+def test_checkpoints_of_worker_processes_serve_one_worker(monkeypatch, tmp_path):
+    game = resolve_game("mastermind")
+    one = solve_game(game, "average", workers=1)
+    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    ckpt = tmp_path / "ckpt"
+    assert solve_game(game, "average", workers=2, checkpoint=str(ckpt)) == one
+    files = _settled(ckpt)
+    assert files
+    assert solve_game(game, "average", workers=1, checkpoint=str(ckpt)) == one
+    assert _checkpoints(ckpt) == files
+
+
+def test_checkpoints_are_all_written_when_solve_returns(monkeypatch, tmp_path):
+    """Every finished task is on disk by the time solve_game returns, with worker processes too, even
+    when the disk is slow (each checkpoint write takes 20 ms more here).
+
+    One worker runs tasks inline and writes each checkpoint before its result is used; the checkpoint
+    names hash the task's inputs, and the schedule does not depend on the workers, so the names match.
+    """
+    game = resolve_game("mastermind")
+    solve_game(game, "average", workers=1, checkpoint=str(tmp_path / "inline"))
+    want = sorted(_checkpoints(tmp_path / "inline"))
+    write = search._write_atomic
+
+    def slow_write(path, data):
+        time.sleep(0.02)
+        write(path, data)
+
+    monkeypatch.setattr(search, "_write_atomic", slow_write)
+    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    solve_game(game, "average", workers=2, checkpoint=str(tmp_path / "pool"))
+    got = sorted(_checkpoints(tmp_path / "pool"))
+    assert got == want, f"{len(want) - len(got)} checkpoints not yet written when solve_game returned"
+
+
+# -- big game: real worker processes through the command, and resuming after SIGKILL -----------------------
+
+# A game above INLINE_MAX_CODES, so that --workers 2 starts worker processes, solved in a few seconds; its
+# search writes a few hundred checkpoints over several seconds, so a SIGKILL lands in the middle.
+BIG = "mm:4:7"
+
+
+@pytest.fixture(scope="module")
+def big_clean(tmp_path_factory) -> bytes:
+    """The file of a clean one-worker solve of BIG (no checkpoints)."""
+    out = tmp_path_factory.mktemp("clean") / "clean.json"
+    res = run("solve", "--game", BIG, "--workers", "1", "-o", str(out), "--quiet")
+    assert res.returncode == 0, res.stderr
+    return out.read_bytes()
+
+
+def test_solve_files_identical_for_any_workers(tmp_path, big_clean):
+    assert resolve_game(BIG).size > search.INLINE_MAX_CODES, "BIG no longer starts worker processes"
+    out = tmp_path / "two.json"
+    res = run("solve", "--game", BIG, "--workers", "2", "-o", str(out), "--quiet")
+    assert res.returncode == 0, res.stderr
+    assert "with 2 workers" in res.stdout
+    assert out.read_bytes() == big_clean
+    tree = load_tree(out)
+    assert verify_tree(tree).total == tree.provenance["optimal_total"] == 11228  # the published optimum
+
+
+def test_resume_after_sigkill(tmp_path, big_clean):
+    ckpt = tmp_path / "ckpt"
+    f1, f2, f3 = (tmp_path / f"f{k}.json" for k in range(1, 4))
+    args = ["solve", "--game", BIG, "--workers", "1", "--quiet", "--checkpoint", str(ckpt)]
+    proc = subprocess.Popen([TREEGEN, *args, "-o", str(f1)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if ckpt.is_dir() and len(list(ckpt.glob("*.json"))) >= 10:
+                break
+            time.sleep(0.002)
+        killed = proc.poll() is None
+        if killed:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert killed, "the solve finished before 10 checkpoints appeared; pick a longer BIG"
+    assert proc.returncode == -signal.SIGKILL
+    assert not f1.exists()
+    partial = _checkpoints(ckpt)
+    assert len(partial) >= 10
+
+    res = run(*args, "-o", str(f2))
+    assert res.returncode == 0, res.stderr
+    assert f2.read_bytes() == big_clean
+    complete = _checkpoints(ckpt)
+    assert len(complete) > len(partial)
+    # the checkpoints written before the kill were reused, not rewritten
+    assert {name: complete[name] for name in partial} == partial
+
+    # a rerun with the complete directory writes no checkpoint and gives the same file
+    res = run(*args, "-o", str(f3))
+    assert res.returncode == 0, res.stderr
+    assert _checkpoints(ckpt) == complete
+    assert f3.read_bytes() == big_clean
+
+
+# -- checkpoints in-process ---------------------------------------------------------------------------------
+
+
+def test_checkpoint_rerun_reuses_and_survives_corrupt_files(tmp_path):
+    game = resolve_game("bc:3:5")
+    clean = solve_game(game, "average")
+    ckpt = tmp_path / "ckpt"
+    first = solve_game(game, "average", checkpoint=str(ckpt))
+    assert first == clean
+    files = _checkpoints(ckpt)
+    assert files
+    again = solve_game(game, "average", checkpoint=str(ckpt))
+    assert again == clean
+    assert _checkpoints(ckpt) == files
+    # unreadable checkpoints are redone (and rewritten), never trusted
+    for p in ckpt.glob("*.json"):
+        p.write_bytes(b'{"value": ')
+    assert solve_game(game, "average", checkpoint=str(ckpt)) == clean
+    for p in ckpt.glob("*.json"):
+        json.loads(p.read_bytes())
+    # a checkpoint directory of another objective or cap does not leak into this one
+    assert solve_game(game, "worst", checkpoint=str(ckpt)) == solve_game(game, "worst")
+    assert solve_game(game, "average", 4, checkpoint=str(ckpt)) == solve_game(game, "average", 4)
+
+
+# -- the committed trees ------------------------------------------------------------------------------------
+
+TREE_FILES = sorted((ROOT / "trees").glob("*.json"))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, id=p.name) for p in TREE_FILES]
+    or [pytest.param(None, marks=pytest.mark.skip(reason="trees/ has no *.json files yet"), id="no-trees")],
+)
+def test_committed_trees_verify(path):
+    tree = load_tree(path)
+    prov = tree.provenance or {}
+    stats = verify_tree(tree, prov.get("max_guesses"))
+    if "optimal_total" in prov:
+        assert stats.total == prov["optimal_total"]
+        assert prov.get("lower_bound", prov["optimal_total"]) == prov["optimal_total"]
+    if "worst_case" in prov:
+        assert stats.max_guesses == prov["worst_case"]
+        assert prov.get("impossible_within", prov["worst_case"] - 1) == prov["worst_case"] - 1
