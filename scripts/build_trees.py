@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                     differ.append(name)
         return 1 if differ else 0
     os.makedirs(TREES_DIR, exist_ok=True)
-    times_path = os.path.join(TREES_DIR, ".seconds.json")
+    times_path = os.path.join(TREES_DIR, ".build-seconds")  # JSON; not *.json, which holds only trees
     try:
         with open(times_path, "rb") as f:
             times = orjson.loads(f.read())
