@@ -7,7 +7,7 @@ in the domain modules. ``cache=True`` keeps compiled code on disk so only the fi
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 # -- scoring ---------------------------------------------------------------------------------------
 
@@ -27,7 +27,7 @@ def _score_pair(gd, gc, sd, sc, npos, nsym):
     return bulls * (npos + 1) + common - bulls
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def score_matrix(gdigits, gcounts, sdigits, scounts):
     """Hints (uint8) of every guess (rows) against every secret (columns)."""
     ng = gdigits.shape[0]
@@ -35,7 +35,7 @@ def score_matrix(gdigits, gcounts, sdigits, scounts):
     npos = gdigits.shape[1]
     nsym = gcounts.shape[1]
     out = np.empty((ng, ns), dtype=np.uint8)
-    for i in prange(ng):
+    for i in range(ng):
         gd = gdigits[i]
         gc = gcounts[i]
         for j in range(ns):
@@ -43,14 +43,14 @@ def score_matrix(gdigits, gcounts, sdigits, scounts):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def score_matrix_distinct(gdigits, gmasks, sdigits, smasks):
     """As ``score_matrix`` for games without repeats: common symbols are the popcount of two masks."""
     ng = gdigits.shape[0]
     ns = sdigits.shape[0]
     npos = gdigits.shape[1]
     out = np.empty((ng, ns), dtype=np.uint8)
-    for i in prange(ng):
+    for i in range(ng):
         gd = gdigits[i]
         gm = gmasks[i]
         for j in range(ns):
@@ -587,21 +587,12 @@ def split_classes(table, guess, secrets, nh, win):
 
 
 @njit(cache=True)
-def fast_bound_limit(lbtab):
-    """The largest t (at most 127) with lbtab[c] = 2c - 1 for every 1 <= c <= t (see lookahead_bounds)."""
-    t = 0
-    while t + 1 < lbtab.shape[0] and t < 127 and lbtab[t + 1] == 2 * (t + 1) - 1:
-        t += 1
-    return t
-
-
-@njit(cache=True)
 def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
     """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
 
     Specialised for games of at most 16 hints and sets of at most 255 secrets (callers check), with
     the counters' scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is
-    the search's innermost loop. ``t`` is ``fast_bound_limit(lbtab)``.
+    the search's innermost loop. ``t`` is the largest size with lbtab[c] = 2c - 1 for 1 <= c <= t.
     """
     n = secrets.shape[0]
     ng = table.shape[0]

@@ -72,6 +72,14 @@ class SearchTables:
     fast_limit: tuple[int, ...]  # kernels.fast_bound_limit of each depth's bound table
 
 
+def _fast_bound_limit(lbtab: np.ndarray) -> int:
+    """The largest t (at most 127) with lbtab[c] = 2c - 1 for every 1 <= c <= t (see kernels.least_bound)."""
+    t = 0
+    while t + 1 < lbtab.shape[0] and t < 127 and lbtab[t + 1] == 2 * (t + 1) - 1:
+        t += 1
+    return t
+
+
 @cache
 def search_tables(game: Game) -> SearchTables:
     table = feedback_table(game)
@@ -90,7 +98,7 @@ def search_tables(game: Game) -> SearchTables:
         hints.index(game.win_hint),
         bounds,
         np.arange(game.size, dtype=np.int32),
-        tuple(int(kernels.fast_bound_limit(row)) for row in bounds.lb),
+        tuple(_fast_bound_limit(row) for row in bounds.lb),
     )
 
 
@@ -337,7 +345,7 @@ class Solver:
             self.solve(secrets, INF, history, depth)
             entry = self.memo[key]
         g = entry[2]
-        members, starts = kernels.split_by_hint(self.table, g, secrets, self.nh)
+        members, starts, _ = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
         children = []
         for h in range(self.nh):
             if h == self.win or starts[h] == starts[h + 1]:
