@@ -11,6 +11,7 @@ import sys
 
 from .rules import (
     CodeError,
+    accepted_hint_forms,
     Game,
     HintError,
     format_code,
@@ -65,15 +66,6 @@ def _ask(prompt: str) -> str:
     return text.strip()
 
 
-def _accepted(game: Game) -> str:
-    forms = "1A2B, 1a2b or '1 2' (bulls then cows)"
-    if game.notation == "pegs":
-        forms += ", or pegs such as BWW (B right place, W wrong place, - for none)"
-    elif game.notation == "baseball":
-        forms += ", or ball=2 strike=1 / b2s1 (ball counts strikes too)"
-    return forms
-
-
 def play_secret(tree: Tree, secret: str) -> int:
     """``treegen play --secret``: print each guess and hint until solved."""
     moves = solve(tree, secret)
@@ -87,7 +79,7 @@ def play_guesser(tree: Tree) -> int:
     """``treegen play``: the tree guesses the user's secret; the user types the hints."""
     game = tree.game
     print(f"Think of a secret code. Game {game.describe()}.")
-    print(f"I guess; you type the hint: {_accepted(game)}. Ctrl-D quits.")
+    print(f"I guess; you type the hint: {accepted_hint_forms(game)}. Ctrl-D quits.")
     node = tree.root
     alive: list | None = None  # the secrets consistent with the hints so far, computed on first use
     said: list[str] = []
@@ -103,7 +95,7 @@ def play_guesser(tree: Tree) -> int:
             if not text:
                 continue
             if text in ("?", "help"):
-                print(f"type the hint for {node.guess}: {_accepted(game)}")
+                print(f"type the hint for {node.guess}: {accepted_hint_forms(game)}")
                 continue
             try:
                 hint = parse_hint(game, text)

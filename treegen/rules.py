@@ -286,7 +286,8 @@ _BASEBALL = re.compile(
 _PEGS = re.compile(r"^[BW]*$", re.I)
 
 
-def _accepted(game: Game) -> str:
+def accepted_hint_forms(game: Game) -> str:
+    """The ways of writing a hint that ``parse_hint`` accepts for ``game``, for messages and prompts."""
     forms = "'1A2B', '1a2b', '1 2' (bulls then cows)"
     if game.notation == "baseball":
         forms += ", 'ball=3 strike=1' or 'b3s1' (ball counts strikes too)"
@@ -312,7 +313,7 @@ def parse_hint(game: Game, text: str) -> int:
         pegs = raw.replace(" ", "").upper()
         bulls, cows = pegs.count("B"), pegs.count("W")
     if bulls is None:
-        raise HintError(f"cannot read hint {text!r}; {game.name} accepts {_accepted(game)}")
+        raise HintError(f"cannot read hint {text!r}; {game.name} accepts {accepted_hint_forms(game)}")
     p = game.positions
     if bulls + cows > p:
         raise HintError(f"hint {text!r} counts {bulls + cows} symbols; {game.name} codes have only {p}")
