@@ -245,8 +245,13 @@ def cmd_solve(args) -> int:
             bar.set_postfix_str(note, refresh=False)
         bar.update(done - bar.n)
 
+    import signal
     from concurrent.futures.process import BrokenProcessPool
 
+    def terminate(signum, frame):
+        raise KeyboardInterrupt  # stop the workers and leave as after Ctrl-C
+
+    signal.signal(signal.SIGTERM, terminate)
     try:
         result = solve_game(
             game, args.objective, args.max_guesses, workers, args.checkpoint,
