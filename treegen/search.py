@@ -138,14 +138,10 @@ class Solver:
         self._w1 = np.empty(self.game.size, dtype=np.uint64)
 
     # -- lower bounds ------------------------------------------------------------------------------
-    def _flat_bounds(self, depth: int, n: int) -> np.ndarray:
-        """Ablation of the lookahead bound: a table that bounds every guess by lb(|S|) at this depth.
-
-        With lbtab[k] = 0 for every class, a guess's bound is |S|; lb(|S|) is never smaller, so the
-        node's own counting bound is what remains."""
-        flat = np.zeros(self.game.size + 1, dtype=np.int64)
-        flat[: n + 1] = 0
-        return flat
+    def _flat_bounds(self) -> np.ndarray:
+        """Ablation of the lookahead bound: with every class bounded by 0, each guess is bounded by
+        |S| alone (still valid: every secret pays for the guess)."""
+        return np.zeros(self.game.size + 1, dtype=np.int64)
 
     def _key(self, secrets: np.ndarray, depth: int):
         """The memo key of a set: its secrets, and the guesses left when a cap makes them matter."""
@@ -188,7 +184,7 @@ class Solver:
         self.stats.nodes += 1
 
         guesses = self.candidate_guesses(secrets, history)
-        lbtab = self.bounds.lb[depth - 1] if self.lookahead else self._flat_bounds(depth, n)
+        lbtab = self.bounds.lb[depth - 1] if self.lookahead else self._flat_bounds()
         guesses, bounds, rest = kernels.ordered_guesses(
             self.table, guesses, secrets, self.nh, self.win, lbtab, self.ordering, beta
         )
