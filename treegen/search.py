@@ -114,8 +114,8 @@ class Solver:
     """Branch and bound over one game's feedback table. Not thread-safe; one per process.
 
     ``cap`` limits guesses per secret (None: unlimited). ``symmetry`` reduces guesses to one per class
-    of equivalent guesses. ``lookahead`` enables the one-step lower bound per guess; without it each
-    guess is bounded by the counting bound of the whole set only (for ablation).
+    of equivalent guesses. ``lookahead`` enables the one-step lower bound per guess; without it a
+    guess is bounded by |S| alone until its classes are split (for ablation).
     """
 
     game: Game
