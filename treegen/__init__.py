@@ -29,6 +29,9 @@ _LAZY = {
     "compute_stats": "tree",
     "next_guess": "tree",
     "verify_tree": "verify",
+    # these two import numpy and numba on first use
+    "build_tree": "strategies",
+    "solve_game": "search",
 }
 
 
@@ -63,4 +66,7 @@ __all__ = [
     "compute_stats",
     "next_guess",
     "verify_tree",
+    # heuristic and optimal trees (treegen.strategies, treegen.search)
+    "build_tree",
+    "solve_game",
 ]
