@@ -613,9 +613,6 @@ def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
     wshift = np.uint64((win & 7) * 8)
     keep = ~(np.uint64(255) << wshift)
     byte = np.uint64(255)
-    lows = np.uint64(0x0101010101010101)
-    highs = np.uint64(0x8080808080808080)
-    add = np.uint64(127 - t) * lows
     best = np.int64(1) << 62
     for k in range(ng):
         a = w0[k]
@@ -626,15 +623,8 @@ def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
         else:
             cwin = np.int64((b >> wshift) & byte)
             b &= keep
-        ya = a | (a >> np.uint64(4))
-        ya |= ya >> np.uint64(2)
-        ya |= ya >> np.uint64(1)
-        yb = b | (b >> np.uint64(4))
-        yb |= yb >> np.uint64(2)
-        yb |= yb >> np.uint64(1)
-        nonempty = np.int64((((ya & lows) + (yb & lows)) * lows) >> np.uint64(56))
-        value = 3 * n - 2 * cwin - nonempty
-        if (((a + add) | a) | ((b + add) | b)) & highs != zero:
+        value = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b)
+        if _has_byte_above(a, t) or _has_byte_above(b, t):
             # Some class exceeds t: add what lbtab asks beyond 2c - 1 for each such class. (The add
             # trick flags a word exactly when one of its bytes exceeds t; see _has_byte_above.)
             for h in range(nh):

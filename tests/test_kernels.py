@@ -1,0 +1,51 @@
+"""The search's fast bound kernels against their plain versions and a count written here."""
+
+import numpy as np
+import pytest
+
+from treegen import kernels
+from treegen.rules import resolve_game
+from treegen.search import search_tables
+
+
+def plain_bounds(t, guesses, secrets, lbtab):
+    """|S| + sum of lbtab over each guess's non-winning classes, counted with numpy."""
+    out = []
+    for g in guesses:
+        counts = np.bincount(t.table[g][secrets], minlength=t.nh)
+        out.append(len(secrets) + sum(int(lbtab[c]) for h, c in enumerate(counts) if h != t.win))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale", "bc:3:5", "mm:3:3"])
+def test_lookahead_and_least_bounds(spec):
+    game = resolve_game(spec)
+    t = search_tables(game)
+    rng = np.random.default_rng(7)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    for depth in (2, 3, 4, 64):
+        lbtab = t.bounds.lb[depth - 1]
+        for n in (3, 8, 13, 14, 15, 40, 255, 300):
+            if n > game.size:
+                continue
+            secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
+            # every code, or a subset (the gather path)
+            some = np.sort(rng.choice(game.size, min(game.size, 200), replace=False)).astype(np.int32)
+            for guesses in (t.all_guesses, some):
+                want = plain_bounds(t, guesses, secrets, lbtab)
+                assert (kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
+            if n <= 255 and t.nh <= 16:
+                got = kernels.least_bound(t.table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1], w0, w1)
+                assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+
+
+def test_perfect_member_tells_the_others_apart():
+    game = resolve_game("bulls-cows")
+    t = search_tables(game)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        secrets = np.sort(rng.choice(game.size, int(rng.integers(3, 12)), replace=False)).astype(np.int32)
+        g = int(kernels.perfect_member(t.table, secrets, t.nh))
+        firsts = [s for s in secrets if len(set(t.table[s][secrets].tolist())) == len(secrets)]
+        assert g == (int(firsts[0]) if firsts else -1)
