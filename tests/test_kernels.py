@@ -40,12 +40,16 @@ def test_lookahead_and_least_bounds(spec):
                 assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
 
 
-def test_perfect_member_tells_the_others_apart():
+def test_member_splits():
+    """The first secret that tells the others apart, and the most classes a secret splits them into."""
     game = resolve_game("bulls-cows")
     t = search_tables(game)
     rng = np.random.default_rng(3)
-    for _ in range(200):
+    for _ in range(300):
         secrets = np.sort(rng.choice(game.size, int(rng.integers(3, 12)), replace=False)).astype(np.int32)
-        g = int(kernels.perfect_member(t.table, secrets, t.nh))
-        firsts = [s for s in secrets if len(set(t.table[s][secrets].tolist())) == len(secrets)]
-        assert g == (int(firsts[0]) if firsts else -1)
+        classes = [len({int(t.table[s, x]) for x in secrets if x != s}) for s in secrets]
+        perfect = [int(s) for s, c in zip(secrets, classes) if c == len(secrets) - 1]
+        g, most = kernels.member_splits(t.table, secrets, t.nh)
+        assert g == (perfect[0] if perfect else -1)
+        if not perfect:
+            assert most == max(classes)

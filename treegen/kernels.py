@@ -639,23 +639,29 @@ def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
 
 
 @njit(cache=True)
-def perfect_member(table, secrets, nslots):
-    """The first of ``secrets`` (in their order) whose hints tell all the others apart, or -1.
+def member_splits(table, secrets, nslots):
+    """(the first secret that tells all the others apart, or -1; the most classes that any secret
+    splits the others into), trying only the secrets themselves as guesses: n * n work.
 
-    Such a guess solves the set with 2n - 1 guesses in all, the least any tree can: n for the guess
-    itself, one more for each of the n - 1 others, each alone in its class.
+    A secret that tells all the others apart solves the set with 2n - 1 guesses in all, the least any
+    tree can: n for the guess itself, one more for each of the n - 1 others, each alone in its class.
     """
     seen = np.zeros(nslots, dtype=np.bool_)
+    n = secrets.shape[0]
+    most = 0
     for g in secrets:
         row = table[g]
         seen[:] = False
-        ok = True
+        classes = 0
         for s in secrets:
+            if s == g:
+                continue
             h = row[s]
-            if seen[h]:
-                ok = False
-                break
-            seen[h] = True
-        if ok:
-            return g
-    return -1
+            if not seen[h]:
+                seen[h] = True
+                classes += 1
+        if classes == n - 1:
+            return np.int64(g), classes
+        if classes > most:
+            most = classes
+    return np.int64(-1), most

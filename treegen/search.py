@@ -275,12 +275,20 @@ class Solver:
         if entry is not None:
             return entry[0]
         if self.bounds.lb[depth, n] == 2 * n - 1:
-            # A secret that tells all the others apart is an optimal guess (see perfect_member), and
+            # A secret that tells all the others apart is an optimal guess (see member_splits), and
             # the first such in code order is the one the full search would choose.
-            g = int(kernels.perfect_member(self.table, secrets, self.nh))
+            g, most = kernels.member_splits(self.table, secrets, self.nh)
             if g >= 0:
-                self.memo[key] = (2 * n - 1, True, g)
+                self.memo[key] = (2 * n - 1, True, int(g))
                 return 2 * n - 1
+            if n <= self.fast_limit[depth - 1] and most == n - 2:
+                # The least lookahead bound without the scan: while every class costs 2c - 1 (n is
+                # within the fast limit), a guess costs 3n - 2[it is a secret] - (its non-empty
+                # non-winning classes). A secret splitting the others into n - 2 classes costs 2n;
+                # no secret does better (none splits them all), and any other guess makes at most n
+                # classes, so costs at least 2n too.
+                self.memo[key] = (2 * n, False, -1)
+                return 2 * n
         self.stats.bound_scans += 1
         lbtab = self.bounds.lb[depth - 1]
         if n <= 255 and self.nh <= 16:
