@@ -72,22 +72,6 @@ def score_matrix_distinct(gdigits, gmasks, sdigits, smasks):
 
 
 @njit(cache=True)
-def class_counts(table, guesses, secrets, nslots):
-    """counts[k, h] = how many of ``secrets`` give hint h to guess ``guesses[k]``.
-
-    The table is symmetric, so row ``s`` holds every guess's hint against secret ``s``; reading it
-    row by row with the secrets outermost keeps memory access sequential.
-    """
-    ng = guesses.shape[0]
-    counts = np.zeros((ng, nslots), dtype=np.int32)
-    for s in secrets:
-        row = table[s]
-        for k in range(ng):
-            counts[k, row[guesses[k]]] += 1
-    return counts
-
-
-@njit(cache=True)
 def split_by_hint(table, guess, secrets, nslots):
     """Secrets grouped by their hint to ``guess``: (order, starts) with the class of hint h being
     ``order[starts[h]:starts[h + 1]]``; secrets keep their relative order inside a class."""
