@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-
 import pytest
+from clitools import run, run_main
 
-from treegen import cli
 from treegen.rules import PRESETS
-
-TREEGEN = shutil.which("treegen") or os.path.join(os.path.dirname(sys.executable), "treegen")
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([TREEGEN, *args], capture_output=True, text=True, timeout=120)
-
-
-def run_main(capsys, *args: str):
-    """cli.main in-process: (exit status, stdout, stderr); argparse's SystemExit becomes a status."""
-    try:
-        status = cli.main(list(args))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def naive_candidates(history):

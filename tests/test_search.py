@@ -18,27 +18,25 @@ import itertools
 import json
 import math
 import os
-import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from clitools import TREEGEN, run, run_main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import treegen
-from treegen import cli, search
+from treegen import search
 from treegen.rules import resolve_game
 from treegen.search import INF, Infeasible, Options, Solver, solve_game
 from treegen.tree import load_tree
 from treegen.verify import verify_tree
 
 ROOT = Path(__file__).resolve().parent.parent
-TREEGEN = shutil.which("treegen") or os.path.join(os.path.dirname(sys.executable), "treegen")
 
 # Games the brute force settles in well under a second each.
 TINY = ["bc:2:4", "bc:3:4", "mm:2:3", "mm:3:2", "mm:2:4", "bc:2:5", "mm:3:3", "mm:4:2", "mm:2:5", "bc:2:6", "mm:5:2"]
@@ -455,17 +453,6 @@ def test_golden_optima(spec, objective, cap, total, worst, naive):
 # -- the solve command -------------------------------------------------------------------------------------
 
 
-def run(*args: str, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([TREEGEN, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
-
-
-def run_main(capsys, *args: str):
-    try:
-        status = cli.main(list(args))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def read_json(path) -> dict:
