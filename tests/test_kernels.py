@@ -10,11 +10,13 @@ from treegen.search import search_tables
 
 def plain_bounds(t, guesses, secrets, lbtab):
     """|S| + sum of lbtab over each guess's non-winning classes, counted with numpy."""
-    out = []
-    for g in guesses:
-        counts = np.bincount(t.table[g][secrets], minlength=t.nh)
-        out.append(len(secrets) + sum(int(lbtab[c]) for h, c in enumerate(counts) if h != t.win))
-    return np.array(out)
+    guesses = np.asarray(guesses, dtype=np.int64)
+    hints = t.table[guesses][:, secrets].astype(np.int64)
+    counts = np.bincount((np.arange(len(guesses))[:, None] * t.nh + hints).ravel(),
+                         minlength=len(guesses) * t.nh).reshape(len(guesses), t.nh)
+    costs = lbtab[counts]
+    costs[:, t.win] = 0
+    return len(secrets) + costs.sum(axis=1)
 
 
 @pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale", "bc:3:5", "mm:3:3"])
@@ -36,8 +38,41 @@ def test_lookahead_and_least_bounds(spec):
                 want = plain_bounds(t, guesses, secrets, lbtab)
                 assert (kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
             if n <= 255 and t.nh <= 16:
-                got = kernels.least_bound(t.table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1], w0, w1)
+                got = kernels.least_bound(t.table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                                          t.excess_limit[depth - 1], w0, w1)
                 assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+
+
+@pytest.mark.parametrize("spec", ["bulls-cows", "mastermind"])
+def test_least_bound_on_search_classes(spec):
+    """The search asks for the least bound of classes left by earlier guesses, whose best guesses tend
+    to have a class above the fast limit (the route that checks guesses in order of their fast value)."""
+    game = resolve_game(spec)
+    t = search_tables(game)
+    rng = np.random.default_rng(11)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    seen = set()
+    for _ in range(60):
+        secrets = np.arange(game.size, dtype=np.int32)
+        while secrets.shape[0] > 3:
+            g = int(rng.integers(game.size))
+            row = t.table[g][secrets]
+            sizes = np.bincount(row, minlength=t.nh)
+            sizes[t.win] = 0
+            h = int(rng.choice(np.flatnonzero(sizes >= 3))) if (sizes >= 3).any() else -1
+            if h < 0:
+                break
+            secrets = secrets[row == h]
+            if secrets.shape[0] > 255:
+                continue
+            for depth in (3, 4, 64):
+                lbtab = t.bounds.lb[depth - 1]
+                got = kernels.least_bound(t.table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                                          t.excess_limit[depth - 1], w0, w1)
+                assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+                seen.add(secrets.shape[0] <= kernels.MASK_MAX and secrets.shape[0] > t.fast_limit[depth - 1])
+    assert True in seen  # the checked route was taken
 
 
 def test_member_splits():

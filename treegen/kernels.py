@@ -146,12 +146,37 @@ def _nonzero_bytes(x):
 
 
 @njit(cache=True, inline="always")
-def _has_byte_above(x, t):
-    """Whether some byte of x exceeds t (0 <= t <= 127): adding 127 - t to every byte sets its high
-    bit exactly when it exceeds t (bytes of 128 or more have it already; their carries only spill
-    into bytes of a word that is flagged anyway)."""
-    k = np.uint64(127 - t) * np.uint64(0x0101010101010101)
-    return ((x + k) | x) & np.uint64(0x8080808080808080) != 0
+def _excess(x, t):
+    """The sum over the eight byte counters c of x of max(0, c - t), for 0 <= t <= 255: each byte is
+    widened to a 16-bit lane and offset by 0x8000 - t, so that bit 15 says c >= t and the low bits
+    then hold c - t; the lanes' sum (at most 8 * 255) is gathered by one multiplication."""
+    lanes = np.uint64(0x0001000100010001)
+    bias = np.uint64(0x8000 - t) * lanes
+    low = np.uint64(0x7FFF) * lanes
+    even = (x & np.uint64(0x00FF00FF00FF00FF)) + bias
+    odd = ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)) + bias
+    keep_even = ((even >> np.uint64(15)) & lanes) * np.uint64(0xFFFF)
+    keep_odd = ((odd >> np.uint64(15)) & lanes) * np.uint64(0xFFFF)
+    v = (even & low & keep_even) + (odd & low & keep_odd)
+    return np.int64((v * lanes) >> np.uint64(48))
+
+
+@njit(cache=True)
+def fast_bound_limit(lbtab):
+    """The largest t (at most 255) with lbtab[c] = 2c - 1 for every 1 <= c <= t."""
+    t = 0
+    while t + 1 < lbtab.shape[0] and t < 255 and lbtab[t + 1] == 2 * (t + 1) - 1:
+        t += 1
+    return t
+
+
+@njit(cache=True)
+def excess_bound_limit(lbtab, t):
+    """The largest t2 (at most 255) with lbtab[c] = 2c - 1 + max(0, c - t) for every 1 <= c <= t2."""
+    t2 = 0
+    while t2 + 1 < lbtab.shape[0] and t2 < 255 and lbtab[t2 + 1] == 2 * (t2 + 1) - 1 + max(0, t2 + 1 - t):
+        t2 += 1
+    return t2
 
 
 @njit(cache=True)
@@ -167,40 +192,42 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab):
 
     ``table`` holds dense hint ids (0..nh-1), ``win`` is the all-bulls id.
 
-    Fast path: while lbtab[c] = 2c - 1 for 1 <= c <= t (the counting bound's second level has room
-    for them all), the sum over classes is 2 * (secrets outside the winning class) minus the number
-    of non-empty non-winning classes, which packed counters give with a few word operations.
+    Fast path: while lbtab[c] = 2c - 1 + max(0, c - t) for 1 <= c <= n (the counting bound's second
+    level has room for t secrets of a class, its third for the rest), the sum over classes is
+    2 * (secrets outside the winning class) - (non-empty non-winning classes) + (sum of max(0, c - t)),
+    which packed counters give with a few word operations and no branch.
     """
     n = secrets.shape[0]
     ng = guesses.shape[0]
     out = np.empty(ng, dtype=np.int64)
     contiguous = ng == table.shape[0]
     if n <= 255 and nh <= 24:
-        t = 0
-        while t + 1 < lbtab.shape[0] and t < 127 and lbtab[t + 1] == 2 * (t + 1) - 1:
-            t += 1
+        t = fast_bound_limit(lbtab)
+        t2 = excess_bound_limit(lbtab, t)
         words = 2 if nh <= 16 else 3
         w0, w1, w2 = _packed_counts(table, guesses, secrets, contiguous, words)
         wshift = np.uint64((win & 7) * 8)
         wmask = ~(np.uint64(255) << wshift)
         mask = np.uint64(255)
+        if n <= t2:
+            for k in range(ng):
+                a = w0[k]
+                b = w1[k]
+                c = w2[k]
+                # take the winning class out of its word
+                if win < 8:
+                    cwin = np.int64((a >> wshift) & mask)
+                    a &= wmask
+                elif win < 16:
+                    cwin = np.int64((b >> wshift) & mask)
+                    b &= wmask
+                else:
+                    cwin = np.int64((c >> wshift) & mask)
+                    c &= wmask
+                out[k] = (3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) - _nonzero_bytes(c)
+                          + _excess(a, t) + _excess(b, t) + _excess(c, t))
+            return out, w0, w1, w2, True
         for k in range(ng):
-            a = w0[k]
-            b = w1[k]
-            c = w2[k]
-            # take the winning class out of its word
-            if win < 8:
-                cwin = np.int64((a >> wshift) & mask)
-                a &= wmask
-            elif win < 16:
-                cwin = np.int64((b >> wshift) & mask)
-                b &= wmask
-            else:
-                cwin = np.int64((c >> wshift) & mask)
-                c &= wmask
-            if n <= t + 128 and not (_has_byte_above(a, t) or _has_byte_above(b, t) or _has_byte_above(c, t)):
-                out[k] = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) - _nonzero_bytes(c)
-                continue
             total = np.int64(n)
             for h in range(nh):
                 if h == win:
@@ -570,14 +597,86 @@ def split_classes(table, guess, secrets, nh, win):
     return members, starts, big
 
 
+# Sets up to this size take the hint-mask route in least_bound; bigger ones count class sizes.
+MASK_MAX = 64
+
+
 @njit(cache=True)
-def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
+def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
 
     Specialised for games of at most 16 hints and sets of at most 255 secrets (callers check), with
-    the counters' scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is
-    the search's innermost loop. ``t`` is the largest size with lbtab[c] = 2c - 1 for 1 <= c <= t.
+    scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is the search's
+    innermost loop. ``t`` is the largest size with lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the
+    largest with lbtab[c] = 2c - 1 + max(0, c - t) for 1 <= c <= t2 (see _excess).
+
+    Small sets need no class sizes. Every class of c >= 1 secrets costs at least 2c - 1 (one guess
+    for the first, two for each other), so a guess costs at least
+
+        fast = n + sum over non-empty non-winning classes of (2c - 1) = 3n - 2 cwin - (classes)
+
+    where classes counts its non-empty non-winning classes and cwin is 1 when it is a secret; one
+    16-bit mask of the hints seen per guess gives both. While n <= t this is the exact bound. Above
+    t, the guesses are checked in order of rising fast value, each against its exact bound from
+    its class sizes, until the least exact bound found is no more than the next fast value.
     """
+    n = secrets.shape[0]
+    ng = table.shape[0]
+    if n > MASK_MAX:
+        return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
+    masks = w0.view(np.uint16)[:ng]
+    fast = w1.view(np.int16)[:ng]
+    masks[:] = 0
+    one = np.uint16(1)
+    for s in secrets:
+        row = table[s]
+        for k in range(ng):
+            masks[k] |= one << np.uint16(row[k])
+    lo = np.int64(1) << 62
+    hi = np.int64(0)
+    for k in range(ng):
+        x = masks[k]
+        cwin = (x >> np.uint16(win)) & one
+        # popcount of 16 bits (branch-free, so the loop vectorises); popcount(x) = classes + cwin
+        x = x - ((x >> one) & np.uint16(0x5555))
+        x = (x & np.uint16(0x3333)) + ((x >> np.uint16(2)) & np.uint16(0x3333))
+        x = (x + (x >> np.uint16(4))) & np.uint16(0x0F0F)
+        x = (x + (x >> np.uint16(8))) & np.uint16(0x1F)
+        v = 3 * n - np.int64(x) - np.int64(cwin)
+        fast[k] = v
+        lo = min(lo, v)
+        hi = max(hi, v)
+    if n <= t:
+        return lo
+    counts = np.zeros(nh, dtype=np.int64)
+    best = np.int64(1) << 62
+    level = lo
+    # Invariant: every guess whose fast value is below `level` has been checked exactly; exact >= fast,
+    # so no unchecked guess can beat `level`, and once best <= level, best is the least. Past `hi`
+    # every guess has been checked.
+    while level < best and level <= hi:
+        for k in range(ng):
+            if fast[k] != level:
+                continue
+            counts[:] = 0
+            row = table[k]
+            for s in secrets:
+                counts[row[s]] += 1
+            v = np.int64(n)
+            for h in range(nh):
+                if h != win:
+                    v += lbtab[counts[h]]
+            if v < best:
+                best = v
+                if best <= level:
+                    break
+        level += 1
+    return best
+
+
+@njit(cache=True)
+def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
+    """least_bound from per-guess class sizes packed in bytes (the route for big sets)."""
     n = secrets.shape[0]
     ng = table.shape[0]
     zero = np.uint64(0)
@@ -598,25 +697,26 @@ def least_bound(table, secrets, nh, win, lbtab, t, w0, w1):
     keep = ~(np.uint64(255) << wshift)
     byte = np.uint64(255)
     best = np.int64(1) << 62
+    if n <= t2:
+        # Every class costs exactly 2c - 1 + max(0, c - t): branch-free, so the loop vectorises.
+        for k in range(ng):
+            a = w0[k]
+            b = w1[k]
+            if win < 8:
+                cwin = np.int64((a >> wshift) & byte)
+                a &= keep
+            else:
+                cwin = np.int64((b >> wshift) & byte)
+                b &= keep
+            value = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) + _excess(a, t) + _excess(b, t)
+            if value < best:
+                best = value
+        return best
     for k in range(ng):
-        a = w0[k]
-        b = w1[k]
-        if win < 8:
-            cwin = np.int64((a >> wshift) & byte)
-            a &= keep
-        else:
-            cwin = np.int64((b >> wshift) & byte)
-            b &= keep
-        value = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b)
-        if _has_byte_above(a, t) or _has_byte_above(b, t):
-            # Some class exceeds t: add what lbtab asks beyond 2c - 1 for each such class. (The add
-            # trick flags a word exactly when one of its bytes exceeds t; see _has_byte_above.)
-            for h in range(nh):
-                if h == win:
-                    continue
-                c = ((w0[k] if h < 8 else w1[k]) >> np.uint64((h & 7) * 8)) & byte
-                if c > t:
-                    value += lbtab[c] - (2 * np.int64(c) - 1)
+        value = np.int64(n)
+        for h in range(nh):
+            if h != win:
+                value += lbtab[((w0[k] if h < 8 else w1[k]) >> np.uint64((h & 7) * 8)) & byte]
         if value < best:
             best = value
     return best

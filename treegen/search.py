@@ -70,14 +70,7 @@ class SearchTables:
     bounds: Bounds
     all_guesses: np.ndarray
     fast_limit: tuple[int, ...]  # kernels.fast_bound_limit of each depth's bound table
-
-
-def _fast_bound_limit(lbtab: np.ndarray) -> int:
-    """The largest t (at most 127) with lbtab[c] = 2c - 1 for every 1 <= c <= t (see kernels.least_bound)."""
-    t = 0
-    while t + 1 < lbtab.shape[0] and t < 127 and lbtab[t + 1] == 2 * (t + 1) - 1:
-        t += 1
-    return t
+    excess_limit: tuple[int, ...]  # kernels.excess_bound_limit of each depth's bound table
 
 
 @cache
@@ -91,6 +84,7 @@ def search_tables(game: Game) -> SearchTables:
     dense = remap[table]
     dense.flags.writeable = False
     bounds = Bounds.for_game(len(hints) - 1, game.size)
+    fast = tuple(int(kernels.fast_bound_limit(row)) for row in bounds.lb)
     return SearchTables(
         dense,
         np.array(hints, dtype=np.int64),
@@ -98,7 +92,8 @@ def search_tables(game: Game) -> SearchTables:
         hints.index(game.win_hint),
         bounds,
         np.arange(game.size, dtype=np.int32),
-        tuple(_fast_bound_limit(row) for row in bounds.lb),
+        fast,
+        tuple(int(kernels.excess_bound_limit(row, t)) for row, t in zip(bounds.lb, fast)),
     )
 
 
@@ -131,7 +126,7 @@ class Solver:
         t = search_tables(self.game)
         self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
         self.bounds, self.all_guesses = t.bounds, t.all_guesses
-        self.fast_limit = t.fast_limit
+        self.fast_limit, self.excess_limit = t.fast_limit, t.excess_limit
         self.memo: dict = {}
         # scratch counters for kernels.least_bound, one word pair per code
         self._w0 = np.empty(self.game.size, dtype=np.uint64)
@@ -292,8 +287,8 @@ class Solver:
         self.stats.bound_scans += 1
         lbtab = self.bounds.lb[depth - 1]
         if n <= 255 and self.nh <= 16:
-            value = int(kernels.least_bound(self.table, secrets, self.nh, self.win, lbtab,
-                                            self.fast_limit[depth - 1], self._w0, self._w1))
+            value = int(kernels.least_bound(self.table, secrets, self.nh, self.win, lbtab, self.fast_limit[depth - 1],
+                                            self.excess_limit[depth - 1], self._w0, self._w1))
         else:
             value = int(kernels.lookahead_bounds(self.table, self.all_guesses, secrets, self.nh, self.win, lbtab).min())
         self.memo[key] = (value, False, -1)
