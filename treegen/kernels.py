@@ -749,3 +749,209 @@ def member_splits(table, secrets, nslots):
         if classes > most:
             most = classes
     return np.int64(-1), most
+
+
+# -- the exact search's memo and its inner loop ------------------------------------------------------
+#
+# The memo is an open-addressing hash table over plain arrays, so that the search's inner loop can read
+# and write it without leaving compiled code. An entry keys a set of secrets (compared in full, so no
+# hash collision can mix two sets up) with a key depth, and holds a value with the best guess (-1 when
+# the value is only a lower bound). The caller keeps room for the entries a call may add (see
+# memo_room); next_guess stops and asks when it might run out.
+#   slots  int64[2**k]: entry index or -1 (empty); kept at most half full
+#   ent    int64[(m, 6)]: hash, key depth, offset and length of the secrets in pool, value, best guess
+#   pool   int32: the secrets of every entry, back to back
+#   state  int64[2]: entries used, pool used
+#   zob    int64: a random 62-bit number per code; a set's hash is their sum (with its key depth)
+
+INF = np.int64(1) << 40  # search.INF: an infeasible cost
+_HASH, _DEPTH, _OFF, _LEN, _VALUE, _BEST = 0, 1, 2, 3, 4, 5
+STAT_NODES, STAT_HITS, STAT_SCANS = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _set_hash(zob, secrets, keydepth):
+    h = np.uint64(keydepth) * np.uint64(0x9E3779B97F4A7C15)
+    for s in secrets:
+        h += np.uint64(zob[s])
+    return np.int64(h & np.uint64(0x3FFFFFFFFFFFFFFF))
+
+
+@njit(cache=True)
+def memo_find(slots, ent, pool, zob, secrets, keydepth):
+    """The memo entry of ``secrets`` at ``keydepth``, or -1; with the slot where it is or would go."""
+    h = _set_hash(zob, secrets, keydepth)
+    n = secrets.shape[0]
+    mask = slots.shape[0] - 1
+    i = h & mask
+    while True:
+        e = slots[i]
+        if e < 0:
+            return np.int64(-1), i
+        if ent[e, _HASH] == h and ent[e, _DEPTH] == keydepth and ent[e, _LEN] == n:
+            off = ent[e, _OFF]
+            same = True
+            for j in range(n):
+                if pool[off + j] != secrets[j]:
+                    same = False
+                    break
+            if same:
+                return e, i
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, best):
+    """Record (value, best) for ``secrets`` at ``keydepth``, replacing what was there. Needs room for
+    one entry and len(secrets) pool places."""
+    e, i = memo_find(slots, ent, pool, zob, secrets, keydepth)
+    if e < 0:
+        e = state[0]
+        state[0] += 1
+        off = state[1]
+        n = secrets.shape[0]
+        state[1] += n
+        for j in range(n):
+            pool[off + j] = secrets[j]
+        ent[e, _HASH] = _set_hash(zob, secrets, keydepth)
+        ent[e, _DEPTH] = keydepth
+        ent[e, _OFF] = off
+        ent[e, _LEN] = n
+        slots[i] = e
+    ent[e, _VALUE] = value
+    ent[e, _BEST] = best
+
+
+@njit(cache=True)
+def memo_rehash(slots, ent, count):
+    """Fill empty ``slots`` (all -1) with the first ``count`` entries."""
+    mask = slots.shape[0] - 1
+    for e in range(count):
+        i = ent[e, _HASH] & mask
+        while slots[i] >= 0:
+            i = (i + 1) & mask
+        slots[i] = e
+
+
+@njit(cache=True, inline="always")
+def _room(slots, ent, pool, state, entries, places):
+    return (state[0] + entries <= ent.shape[0] and 2 * (state[0] + entries) <= slots.shape[0]
+            and state[1] + places <= pool.shape[0])
+
+
+@njit(cache=True)
+def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
+                slots, ent, pool, state, zob, w0, w1, stats):
+    """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching: the
+    memoised value or bound if there is one, else the least one-step lookahead bound over every code
+    as the guess (each guess costs at least its lookahead bound, so the best one does too), which is
+    memoised. Needs memo room for one entry and len(secrets) pool places."""
+    n = secrets.shape[0]
+    if n <= 2 or lb[depth, n] >= INF:
+        return lb[depth, n]
+    e, _ = memo_find(slots, ent, pool, zob, secrets, keydepth)
+    if e >= 0:
+        return ent[e, _VALUE]
+    if lb[depth, n] == 2 * n - 1:
+        # A secret that tells all the others apart is an optimal guess (see member_splits), and the
+        # first such in code order is the one the full search would choose.
+        g, most = member_splits(table, secrets, nh)
+        if g >= 0:
+            memo_put(slots, ent, pool, state, zob, secrets, keydepth, 2 * n - 1, g)
+            return 2 * n - 1
+        if n <= tlim[depth - 1] and most == n - 2:
+            # The least lookahead bound without the scan: while every class costs 2c - 1 (n is within
+            # the fast limit), a guess costs 3n - 2[it is a secret] - (its non-empty non-winning
+            # classes). A secret splitting the others into n - 2 classes costs 2n; no secret does
+            # better (none splits them all), and any other guess makes at most n classes, so costs
+            # at least 2n too.
+            memo_put(slots, ent, pool, state, zob, secrets, keydepth, 2 * n, -1)
+            return 2 * n
+    stats[STAT_SCANS] += 1
+    lbtab = lb[depth - 1]
+    if n <= 255 and nh <= 16:
+        value = least_bound(table, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
+    else:
+        every = np.arange(table.shape[0]).astype(np.int32)
+        value = lookahead_bounds(table, every, secrets, nh, win, lbtab).min()
+    memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, -1)
+    return value
+
+
+@njit(cache=True)
+def next_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim,
+               lookahead, ordering, two_phase, slots, ent, pool, state, zob, w0, w1, stats):
+    """The search's loop over the guesses of one set, up to the next guess that needs a search.
+
+    ``guesses`` come best-first with their lookahead ``bounds`` (ordered_guesses). From ``start``,
+    each guess g is bounded more tightly without searching: its big classes (three or more secrets;
+    smaller ones cost exactly their counting bound) are raised from their counting bound to their
+    memoised value or bound, and then to their own least lookahead bound (class_bound), until the
+    total reaches ``beta``. Returns (status, idx, total, members, starts, big, base, least):
+
+    - status 0: guesses[idx] is still below beta. ``total`` = n + the bounds of its classes, where
+      big class j (``members[starts[big[j]]:starts[big[j] + 1]]``, largest first) counts ``base[j]``:
+      the caller searches those classes.
+    - status 1: no guess from ``start`` on gets below beta.
+    - status 2: the memo may run out of room; grow it and call again from ``idx``.
+
+    ``least`` is the least bound >= beta among the guesses refuted in this call (2**62 if none).
+    ``capped``: the depth is part of memo keys (it matters only under a cap on guesses).
+    """
+    n = secrets.shape[0]
+    classes_lb = lb[depth - 1]
+    ckey = depth - 1 if capped else 0
+    least = np.int64(1) << 62
+    empty_big = np.empty(0, dtype=np.int64)
+    none = secrets[:0].copy()
+    no_starts = np.zeros(nh + 1, dtype=np.int64)
+    for idx in range(start, guesses.shape[0]):
+        total = bounds[idx]
+        if total >= beta:
+            # beta fell since the guesses were filtered; sorted by bound, no later guess beats it either
+            least = min(least, total)
+            if ordering:
+                break
+            continue
+        if not _room(slots, ent, pool, state, nh, n):
+            return 2, idx, total, none, no_starts, empty_big, empty_big, least
+        members, starts, big = split_classes(table, guesses[idx], secrets, nh, win)
+        if not lookahead:
+            # The flat bound was only for ordering and cut-offs; the bookkeeping below needs the
+            # exact sum n + sum of class bounds, with classes of one or two secrets exact.
+            total = np.int64(n)
+            for h in range(nh):
+                if h != win:
+                    total += classes_lb[starts[h + 1] - starts[h]]
+            if total >= beta:
+                least = min(least, total)
+                continue
+        base = np.empty(big.shape[0], dtype=np.int64)
+        for j in range(big.shape[0]):
+            base[j] = classes_lb[starts[big[j] + 1] - starts[big[j]]]
+        if two_phase:
+            # Bounds already in the memo cost nothing: take them all before scanning any class.
+            known = np.zeros(big.shape[0], dtype=np.bool_)
+            for j in range(big.shape[0]):
+                h = big[j]
+                e, _ = memo_find(slots, ent, pool, zob, members[starts[h]:starts[h + 1]], ckey)
+                if e >= 0:
+                    total += ent[e, _VALUE] - base[j]
+                    base[j] = ent[e, _VALUE]
+                    known[j] = True
+            if total < beta:
+                for j in range(big.shape[0]):
+                    if known[j]:
+                        continue
+                    h = big[j]
+                    value = class_bound(table, members[starts[h]:starts[h + 1]], depth - 1, ckey, nh, win, lb,
+                                        tlim, t2lim, slots, ent, pool, state, zob, w0, w1, stats)
+                    total += value - base[j]
+                    base[j] = value
+                    if total >= beta:
+                        break
+            if total >= beta:
+                least = min(least, total)
+                continue
+        return 0, idx, total, members, starts, big, base, least
+    return 1, guesses.shape[0], np.int64(0), none, no_starts, empty_big, empty_big, least

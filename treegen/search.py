@@ -10,7 +10,7 @@ because every secret of S pays for g, and the secret equal to g (if any) is solv
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -69,8 +69,8 @@ class SearchTables:
     win: int  # dense id of the all-bulls hint
     bounds: Bounds
     all_guesses: np.ndarray
-    fast_limit: tuple[int, ...]  # kernels.fast_bound_limit of each depth's bound table
-    excess_limit: tuple[int, ...]  # kernels.excess_bound_limit of each depth's bound table
+    fast_limit: np.ndarray  # kernels.fast_bound_limit of each depth's bound table (int64)
+    excess_limit: np.ndarray  # kernels.excess_bound_limit of each depth's bound table (int64)
 
 
 @cache
@@ -84,7 +84,9 @@ def search_tables(game: Game) -> SearchTables:
     dense = remap[table]
     dense.flags.writeable = False
     bounds = Bounds.for_game(len(hints) - 1, game.size)
-    fast = tuple(int(kernels.fast_bound_limit(row)) for row in bounds.lb)
+    fast = np.array([kernels.fast_bound_limit(row) for row in bounds.lb], dtype=np.int64)
+    excess = np.array([kernels.excess_bound_limit(row, t) for row, t in zip(bounds.lb, fast)], dtype=np.int64)
+    fast.flags.writeable = excess.flags.writeable = False
     return SearchTables(
         dense,
         np.array(hints, dtype=np.int64),
@@ -93,15 +95,73 @@ def search_tables(game: Game) -> SearchTables:
         bounds,
         np.arange(game.size, dtype=np.int32),
         fast,
-        tuple(int(kernels.excess_bound_limit(row, t)) for row, t in zip(bounds.lb, fast)),
+        excess,
     )
+
+
+@cache
+def _zobrist(codes: int) -> np.ndarray:
+    """A random 62-bit number per code for the memo's set hashes (fixed seed: runs are reproducible)."""
+    z = np.random.default_rng(20261122).integers(0, 1 << 62, size=codes, dtype=np.int64)
+    z.flags.writeable = False
+    return z
+
+
+class Memo:
+    """The search's memo of sets: value and best guess (-1: the value is only a lower bound) per set of
+    secrets and key depth, in the arrays of the kernels' hash table (see kernels.memo_find)."""
+
+    def __init__(self, codes: int, entries: int = 1 << 12) -> None:
+        self.zob = _zobrist(codes)
+        self.slots = np.full(2 * entries, -1, dtype=np.int64)
+        self.ent = np.empty((entries, 6), dtype=np.int64)
+        self.pool = np.empty(16 * entries, dtype=np.int32)
+        self.state = np.zeros(2, dtype=np.int64)  # entries used, pool places used
+
+    def __len__(self) -> int:
+        return int(self.state[0])
+
+    def arrays(self) -> tuple:
+        return self.slots, self.ent, self.pool, self.state, self.zob
+
+    def make_room(self, entries: int, places: int) -> None:
+        """Grow so that ``entries`` more entries with ``places`` more secrets fit (slots stay at most
+        half full, so probes stay short)."""
+        used, placed = int(self.state[0]), int(self.state[1])
+        cap = self.ent.shape[0]
+        while used + entries > cap:
+            cap *= 2
+        if cap > self.ent.shape[0]:
+            ent = np.empty((cap, 6), dtype=np.int64)
+            ent[:used] = self.ent[:used]
+            self.ent = ent
+            self.slots = np.full(2 * cap, -1, dtype=np.int64)
+            kernels.memo_rehash(self.slots, self.ent, used)
+        size = self.pool.shape[0]
+        while placed + places > size:
+            size *= 2
+        if size > self.pool.shape[0]:
+            pool = np.empty(size, dtype=np.int32)
+            pool[:placed] = self.pool[:placed]
+            self.pool = pool
+
+    def get(self, secrets: np.ndarray, keydepth: int) -> tuple[int, int] | None:
+        """(value, best guess) of a set, or None."""
+        e, _ = kernels.memo_find(self.slots, self.ent, self.pool, self.zob, secrets, keydepth)
+        if e < 0:
+            return None
+        return int(self.ent[e, 4]), int(self.ent[e, 5])
+
+    def put(self, secrets: np.ndarray, keydepth: int, value: int, best: int) -> None:
+        self.make_room(1, secrets.shape[0])
+        kernels.memo_put(self.slots, self.ent, self.pool, self.state, self.zob, secrets, keydepth, value, best)
 
 
 @dataclass
 class Stats:
     nodes: int = 0  # sets whose guesses were scanned (memo hits and closed forms excluded)
     memo_hits: int = 0
-    bound_scans: int = 0  # sets bounded by one lookahead scan before any search
+    bound_scans: int = 0  # sets bounded by one lookahead scan before any search (counted by the kernels)
 
 
 @dataclass
@@ -120,17 +180,28 @@ class Solver:
     ordering: bool = True
     memo_enabled: bool = True
     two_phase: bool = True
-    stats: Stats = field(default_factory=Stats)
 
     def __post_init__(self) -> None:
         t = search_tables(self.game)
         self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
         self.bounds, self.all_guesses = t.bounds, t.all_guesses
         self.fast_limit, self.excess_limit = t.fast_limit, t.excess_limit
-        self.memo: dict = {}
+        self.memo = Memo(self.game.size)
+        self._feasible: dict = {}  # feasible()'s memo: (secrets bytes, depth) -> bool
         # scratch counters for kernels.least_bound, one word pair per code
         self._w0 = np.empty(self.game.size, dtype=np.uint64)
         self._w1 = np.empty(self.game.size, dtype=np.uint64)
+        self._counts = np.zeros(3, dtype=np.int64)  # kernels.STAT_*: nodes, memo hits, bound scans
+
+    @property
+    def stats(self) -> Stats:
+        return Stats(*(int(c) for c in self._counts))
+
+    def reset(self) -> None:
+        """Forget every memoised set and zero the counts (a fresh search with the same tables)."""
+        self.memo = Memo(self.game.size)
+        self._feasible = {}
+        self._counts[:] = 0
 
     # -- lower bounds ------------------------------------------------------------------------------
     def _flat_bounds(self) -> np.ndarray:
@@ -138,9 +209,9 @@ class Solver:
         |S| alone (still valid: every secret pays for the guess)."""
         return np.zeros(self.game.size + 1, dtype=np.int64)
 
-    def _key(self, secrets: np.ndarray, depth: int):
-        """The memo key of a set: its secrets, and the guesses left when a cap makes them matter."""
-        return (secrets.tobytes(), depth if self.cap is not None else 0)
+    def _keydepth(self, depth: int) -> int:
+        """The depth in a set's memo key: the guesses left when a cap makes them matter, else 0."""
+        return depth if self.cap is not None else 0
 
     # -- the search -----------------------------------------------------------------------------------
     def candidate_guesses(self, secrets: np.ndarray, history: tuple[int, ...]) -> np.ndarray:
@@ -167,16 +238,16 @@ class Solver:
             return 3 if depth >= 2 else INF
         if self.bounds.lb[depth, n] >= INF:
             return INF
-        key = self._key(secrets, depth)
+        keydepth = self._keydepth(depth)
         floor = 0
-        entry = self.memo.get(key) if self.memo_enabled else None
+        entry = self.memo.get(secrets, keydepth) if self.memo_enabled else None
         if entry is not None:
-            value, exact, _ = entry
-            if exact or value >= beta:
-                self.stats.memo_hits += 1
+            value, best = entry
+            if best >= 0 or value >= beta:
+                self._counts[kernels.STAT_HITS] += 1
                 return value
             floor = value
-        self.stats.nodes += 1
+        self._counts[kernels.STAT_NODES] += 1
 
         guesses = self.candidate_guesses(secrets, history)
         lbtab = self.bounds.lb[depth - 1] if self.lookahead else self._flat_bounds()
@@ -187,61 +258,32 @@ class Solver:
         # The least lower bound among guesses that failed to beat beta; those filtered out by the
         # kernel have bounds >= beta, the least of which is `rest`.
         bound = min(int(rest), INF)
-        classes_lb = self.bounds.lb[depth - 1]
-        for idx in range(guesses.shape[0]):
-            total = int(bounds[idx])
-            if total >= beta:
-                # beta fell since the kernel filtered; sorted by bound, no later guess beats it either
-                bound = min(bound, total)
-                if self.ordering:
-                    break
+        start = 0
+        memo = self.memo
+        while True:
+            # Cheap bounds first (kernels.next_guess): each guess's big classes are raised from their
+            # counting bound to their memoised or least lookahead bound, which refutes most guesses
+            # before any class is searched in depth.
+            status, idx, total, members, starts, big, base, least = kernels.next_guess(
+                self.table, guesses, bounds, start, secrets, beta, depth, self.cap is not None, self.nh, self.win,
+                self.bounds.lb, self.fast_limit, self.excess_limit, self.lookahead, self.ordering, self.two_phase,
+                memo.slots, memo.ent, memo.pool, memo.state, memo.zob, self._w0, self._w1, self._counts)
+            bound = min(bound, int(least))
+            if status == 2:
+                memo.make_room(self.nh, n)
+                start = idx
                 continue
+            if status == 1:
+                break
             g = int(guesses[idx])
-            members, starts, big = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
-            if not self.lookahead:
-                # The flat bound was only for ordering and cut-offs; the bookkeeping below needs the
-                # exact sum n + sum of class bounds, with classes of one or two secrets exact.
-                sizes = np.diff(starts)
-                sizes[self.win] = 0
-                total = n + int(classes_lb[sizes].sum())
-                if total >= beta:
-                    bound = min(bound, total)
-                    continue
-            # Classes of one or two secrets cost exactly their bound (1 and 3), so only the big ones
-            # are searched. Cheap bounds first: raise each big class from its counting bound to its
-            # own lookahead bound (the least over its guesses), which often shows that g cannot beat
-            # beta before any class is searched in depth.
-            # included[h]: the bound of class h that `total` holds, its counting bound until raised.
-            included = {}
-            if self.two_phase:
-                # Bounds already in the memo cost nothing: take them all before scanning any class.
-                unknown = []
-                for h in big:
-                    cls = members[starts[h] : starts[h + 1]]
-                    entry = self.memo.get(self._key(cls, depth - 1))
-                    if entry is None:
-                        unknown.append(h)
-                    else:
-                        included[h] = entry[0]
-                        total += entry[0] - int(classes_lb[cls.shape[0]])
-                if total < beta:
-                    for h in unknown:
-                        cls = members[starts[h] : starts[h + 1]]
-                        included[h] = self._class_bound(cls, depth - 1, history + (g,))
-                        total += included[h] - int(classes_lb[cls.shape[0]])
-                        if total >= beta:
-                            break
-                if total >= beta:
-                    bound = min(bound, total)
-                    continue
+            total = int(total)
             # Then search the big classes, the largest first: they decide most often that g cannot
             # beat beta. `total` holds each class's best bound so far, which the search replaces.
-            for h in big:
+            for j, h in enumerate(big):
                 cls = members[starts[h] : starts[h + 1]]
-                base = included.get(h, int(classes_lb[cls.shape[0]]))
                 # The class may cost at most beta - (total - base) for g to stay below beta.
-                value = self.solve(cls, beta - (total - base), history + (g,), depth - 1)
-                total += value - base
+                value = self.solve(cls, beta - (total - int(base[j])), history + (g,), depth - 1)
+                total += value - int(base[j])
                 if total >= beta:
                     break
             if total < beta:
@@ -249,50 +291,25 @@ class Solver:
                 best = g
             else:
                 bound = min(bound, total)
+            start = idx + 1
         if best >= 0:
             # Exact results are kept even without the memo: tree() rebuilds the optimal tree from them.
-            self.memo[key] = (beta, True, best)
+            memo.put(secrets, keydepth, beta, best)
             return beta
         bound = max(bound, floor)
         if self.memo_enabled:
-            self.memo[key] = (bound, False, -1)
+            memo.put(secrets, keydepth, bound, -1)
         return bound
 
     def _class_bound(self, secrets: np.ndarray, depth: int, history: tuple[int, ...]) -> int:
-        """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching:
-        the memoised bound or value if there is one, else the least one-step lookahead bound over
-        every guess (each guess costs at least its lookahead bound, so the best one does too)."""
-        n = secrets.shape[0]
-        if n <= 2 or self.bounds.lb[depth, n] >= INF:
-            return int(self.bounds.lb[depth, n])
-        key = self._key(secrets, depth)
-        entry = self.memo.get(key)
-        if entry is not None:
-            return entry[0]
-        if self.bounds.lb[depth, n] == 2 * n - 1:
-            # A secret that tells all the others apart is an optimal guess (see member_splits), and
-            # the first such in code order is the one the full search would choose.
-            g, most = kernels.member_splits(self.table, secrets, self.nh)
-            if g >= 0:
-                self.memo[key] = (2 * n - 1, True, int(g))
-                return 2 * n - 1
-            if n <= self.fast_limit[depth - 1] and most == n - 2:
-                # The least lookahead bound without the scan: while every class costs 2c - 1 (n is
-                # within the fast limit), a guess costs 3n - 2[it is a secret] - (its non-empty
-                # non-winning classes). A secret splitting the others into n - 2 classes costs 2n;
-                # no secret does better (none splits them all), and any other guess makes at most n
-                # classes, so costs at least 2n too.
-                self.memo[key] = (2 * n, False, -1)
-                return 2 * n
-        self.stats.bound_scans += 1
-        lbtab = self.bounds.lb[depth - 1]
-        if n <= 255 and self.nh <= 16:
-            value = int(kernels.least_bound(self.table, secrets, self.nh, self.win, lbtab, self.fast_limit[depth - 1],
-                                            self.excess_limit[depth - 1], self._w0, self._w1))
-        else:
-            value = int(kernels.lookahead_bounds(self.table, self.all_guesses, secrets, self.nh, self.win, lbtab).min())
-        self.memo[key] = (value, False, -1)
-        return value
+        """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching
+        (kernels.class_bound: the memoised value or bound, else the least lookahead bound)."""
+        self.memo.make_room(1, secrets.shape[0])
+        memo = self.memo
+        return int(kernels.class_bound(
+            self.table, secrets, depth, self._keydepth(depth), self.nh, self.win, self.bounds.lb, self.fast_limit,
+            self.excess_limit, memo.slots, memo.ent, memo.pool, memo.state, memo.zob, self._w0, self._w1,
+            self._counts))
 
     def feasible(self, secrets: np.ndarray, depth: int, history: tuple[int, ...] = ()) -> bool:
         """Whether some tree solves every secret of ``secrets`` within ``depth`` guesses.
@@ -305,12 +322,12 @@ class Solver:
             return False
         if n <= 2:
             return True  # one guess for one secret, two for two: the finite bound says depth allows it
-        key = (secrets.tobytes(), depth, "feasible")
-        known = self.memo.get(key)
+        key = (secrets.tobytes(), depth)
+        known = self._feasible.get(key)
         if known is not None:
-            self.stats.memo_hits += 1
+            self._counts[kernels.STAT_HITS] += 1
             return known
-        self.stats.nodes += 1
+        self._counts[kernels.STAT_NODES] += 1
         guesses = self.candidate_guesses(secrets, history)
         guesses, _, _ = kernels.ordered_guesses(
             self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF
@@ -323,7 +340,7 @@ class Solver:
             ):
                 result = True
                 break
-        self.memo[key] = result
+        self._feasible[key] = result
         return result
 
     # -- the tree --------------------------------------------------------------------------------------
@@ -338,12 +355,11 @@ class Solver:
         if n == 2:
             a, b = int(secrets[0]), int(secrets[1])
             return (a, [(int(self.hints[self.table[a, b]]), (b, []))])
-        key = self._key(secrets, depth)
-        entry = self.memo.get(key)
-        if entry is None or not entry[1]:
+        entry = self.memo.get(secrets, self._keydepth(depth))
+        if entry is None or entry[1] < 0:
             self.solve(secrets, INF, history, depth)
-            entry = self.memo[key]
-        g = entry[2]
+            entry = self.memo.get(secrets, self._keydepth(depth))
+        g = entry[1]
         members, starts, _ = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
         children = []
         for h in range(self.nh):
@@ -422,13 +438,12 @@ def _run_task(game: Game, cap: int | None, options: Options, secrets: np.ndarray
               history: tuple[int, ...], depth: int) -> Outcome:
     """One subproblem, in a worker: solve it from a fresh memo and return its value and tree."""
     solver = _worker_solver(game, cap, options)
-    solver.memo = {}
-    solver.stats = Stats()
+    solver.reset()
     value = solver.solve(secrets, beta, history, depth)
     exact = value < beta
     tree = _as_lists(solver.tree(secrets, depth, history)) if exact else None
     nodes = solver.stats.nodes + solver.stats.bound_scans
-    solver.memo = {}
+    solver.reset()
     return Outcome(value, exact, nodes, tree)
 
 
@@ -665,7 +680,7 @@ class _Run:
                     job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
                 jobs.append((g, members, starts, job))
             self.count(solver.stats.bound_scans + solver.stats.nodes)
-            solver.stats = Stats()
+            solver._counts[:] = 0
             for g, members, starts, job in jobs:
                 total, subtrees = job.result()
                 if subtrees is not None and total < beta:
