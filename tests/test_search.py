@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 import treegen
 from treegen import search
 from treegen.rules import resolve_game
-from treegen.search import INF, Infeasible, Options, Solver, solve_game
+from treegen.search import INF, Infeasible, Memo, Options, Solver, solve_game
 from treegen.tree import load_tree
 from treegen.verify import verify_tree
 
@@ -302,6 +302,37 @@ def test_caps_beyond_any_tree_are_no_cap(cap, naive):
 def test_unknown_objective_is_refused():
     with pytest.raises(ValueError):
         solve_game(resolve_game("bc:2:4"), "best")
+
+
+# -- the memo: a hash table over arrays, checked against a dict -------------------------------------------
+
+
+@pytest.mark.parametrize("colliding", [False, True])
+def test_memo_matches_a_dict(colliding):
+    """Random sets and key depths put and read back through growth; with every code's hash zeroed, all
+    sets of a key depth share one hash and only the full comparison of secrets keeps them apart."""
+    rng = np.random.default_rng(5)
+    memo = Memo(300, entries=4)
+    if colliding:
+        memo.zob = np.zeros(300, dtype=np.int64)
+    want = {}
+    for i in range(3000):
+        secrets = np.sort(rng.choice(300, int(rng.integers(1, 40)), replace=False)).astype(np.int32)
+        if i % 3 == 0 and want:  # overwrite a known set
+            key = list(want)[int(rng.integers(len(want)))]
+            secrets = np.frombuffer(key[0], dtype=np.int32)
+        depth = int(rng.integers(0, 3))
+        value, best = int(rng.integers(0, 1 << 40)), int(rng.integers(-1, 300))
+        memo.put(secrets, depth, value, best)
+        want[(secrets.tobytes(), depth)] = (value, best)
+        if colliding and i == 400:
+            break
+    assert len(memo) == len(want)
+    for (data, depth), entry in want.items():
+        assert memo.get(np.frombuffer(data, dtype=np.int32), depth) == entry
+    for _ in range(200):  # sets never put are absent
+        secrets = np.sort(rng.choice(300, 41, replace=False)).astype(np.int32)
+        assert memo.get(secrets, 0) is None
 
 
 # -- the Solver on arbitrary sets: random subsets (no symmetry) and sets left by random histories --------
