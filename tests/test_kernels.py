@@ -88,3 +88,28 @@ def test_member_splits():
         assert g == (perfect[0] if perfect else -1)
         if not perfect:
             assert most == max(classes)
+
+
+@pytest.mark.parametrize("spec, n", [("bulls-cows", 400), ("mm:5:3", 60), ("mastermind", 20)])
+def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
+    """class_bound of a set with no memo entry is the least lookahead bound over every code (its
+    shortcuts find the same value), and it memoises it; sets over 255 secrets or games of over 16
+    hints (mm:5:3 has 20) take the plain count."""
+    from treegen.search import Memo
+
+    game = resolve_game(spec)
+    t = search_tables(game)
+    rng = np.random.default_rng(2)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    for depth in (4, 64):
+        memo = Memo(game.size)
+        for _ in range(5):
+            secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
+            memo.make_room(1, n)
+            counts = np.zeros(3, dtype=np.int64)
+            got = kernels.class_bound(t.table, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
+                                      t.excess_limit, *memo.arrays(), w0, w1, counts)
+            want = plain_bounds(t, t.all_guesses, secrets, t.bounds.lb[depth - 1]).min()
+            assert got == want
+            assert memo.get(secrets, 0)[0] == got

@@ -872,8 +872,19 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
     if n <= 255 and nh <= 16:
         value = least_bound(table, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
     else:
-        every = np.arange(table.shape[0]).astype(np.int32)
-        value = lookahead_bounds(table, every, secrets, nh, win, lbtab).min()
+        # Big sets or many hints: rare (near the root, or big games), so plain counts will do.
+        value = np.int64(1) << 62
+        counts = np.zeros(nh, dtype=np.int64)
+        for g in range(table.shape[0]):
+            row = table[g]
+            counts[:] = 0
+            for s in secrets:
+                counts[row[s]] += 1
+            total = np.int64(n)
+            for h in range(nh):
+                if h != win:
+                    total += lbtab[counts[h]]
+            value = min(value, total)
     memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, -1)
     return value
 
