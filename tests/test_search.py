@@ -761,6 +761,34 @@ def test_resume_after_sigkill(tmp_path, big_clean):
     assert f3.read_bytes() == big_clean
 
 
+def test_sigterm_with_workers_stops_cleanly(tmp_path):
+    """SIGTERM while worker processes search: exit 130, the interruption on a line of its own after the
+    progress bar, no traceback (not even at interpreter exit), and no tree file."""
+    ckpt, out = tmp_path / "ckpt", tmp_path / "t.json"
+    cmd = [TREEGEN, "solve", "--game", "mm:4:8", "--workers", "2", "--checkpoint", str(ckpt), "-o", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if ckpt.is_dir() and len(list(ckpt.glob("*.json"))) >= 3:
+                break
+            time.sleep(0.01)
+        running = proc.poll() is None
+        if running:
+            proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert running, "the solve finished before any checkpoint appeared"
+    assert proc.returncode == 130
+    lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
+    assert lines[-1] == f"treegen: interrupted; no tree written (run it again with --checkpoint {ckpt} to resume)"
+    assert "Traceback" not in err and "Exception" not in err
+    assert not out.exists()
+
+
 # -- checkpoints in-process ---------------------------------------------------------------------------------
 
 

@@ -257,19 +257,23 @@ def cmd_solve(args) -> int:
             game, args.objective, args.max_guesses, workers, args.checkpoint,
             progress if bar is not None else None, options,
         )
-    except Infeasible as exc:
-        print(f"treegen: {exc}", file=sys.stderr)
+    except (Infeasible, KeyboardInterrupt, BrokenProcessPool) as exc:
+        failure: BaseException | None = exc
+    else:
+        failure = None
+    finally:
+        if bar is not None:
+            bar.close()  # before any message, which would otherwise trail the bar's line
+    if isinstance(failure, Infeasible):
+        print(f"treegen: {failure}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    if isinstance(failure, KeyboardInterrupt):
         again = f" (run it again with --checkpoint {args.checkpoint} to resume)" if args.checkpoint else ""
         print(f"treegen: interrupted; no tree written{again}", file=sys.stderr)
         return 130
-    except BrokenProcessPool:
+    if isinstance(failure, BrokenProcessPool):
         print("treegen: error: a worker process died (out of memory?); no tree written", file=sys.stderr)
         return 1
-    finally:
-        if bar is not None:
-            bar.close()
     seconds = time.perf_counter() - start
     provenance = {
         "objective": result.objective,

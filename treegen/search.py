@@ -545,11 +545,16 @@ class _Run:
         running workers are terminated, so that waiting coordinators wake up and finish."""
         processes = list(getattr(self.pool, "_processes", None) or {})
         procs = getattr(self.pool, "_processes", None) or {}
+        manager = getattr(self.pool, "_executor_manager_thread", None)
         self.pool.shutdown(wait=False, cancel_futures=True)
         for pid in processes:
             proc = procs.get(pid)
             if proc is not None and proc.is_alive():
                 proc.terminate()
+        if manager is not None:
+            # Let the pool's manager thread see its workers gone and close its wakeup pipe now: on
+            # Python 3.11, interpreter exit can race it and print "Bad file descriptor" tracebacks.
+            manager.join(timeout=5)
         if self.threads is not None:
             self.threads.shutdown(wait=False, cancel_futures=True)
 
