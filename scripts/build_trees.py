@@ -1,12 +1,15 @@
 """Regenerate every shipped tree in trees/ and its table in trees/README.md, byte for byte.
 
-    python scripts/build_trees.py                 # every tree (tens of minutes on 2 cores)
+    python scripts/build_trees.py                 # every tree but the slow ones (about a minute on 2 cores)
+    python scripts/build_trees.py --slow          # numbers-baseball too (about 35 minutes; resumable)
     python scripts/build_trees.py --only mastermind-optimal-average.json
     python scripts/build_trees.py --check         # rebuild into a scratch folder and compare bytes
 
 Each tree is one `treegen solve` (or `treegen build`) run in a fresh process, then `treegen verify`.
 The files carry no timings, so a rebuild gives identical bytes; the seconds each took go into the
-README table (measured on the machine that ran this script).
+README table (measured on the machine that ran this script). A slow tree is solved through a checkpoint
+folder (in the system's temporary folder, removed once the tree is written): stop the script and run it
+again, and it resumes; its time is summed over the runs.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import filecmp
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +39,10 @@ TREES: list[tuple[str, list[str], str]] = [
     ("mm-4-7-optimal-average.json", ["solve", "--game", "mm:4:7"], "least total: 11228 (published)"),
     ("mm-4-8-optimal-average.json", ["solve", "--game", "mm:4:8"], "least total (20471 published as an upper bound)"),
 ]
+# Trees that take tens of minutes: built only with --slow.
+SLOW: list[tuple[str, list[str], str]] = [
+    ("numbers-baseball-optimal-average.json", ["solve", "--game", "numbers-baseball"], "least total (new)"),
+]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TREES_DIR = os.path.join(os.path.dirname(HERE), "trees")
@@ -44,12 +52,30 @@ def treegen(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "treegen.cli", *args], check=True)
 
 
-def build(name: str, args: list[str], folder: str) -> float:
+def build(name: str, args: list[str], folder: str, slow: bool = False) -> float:
+    """Solve one tree into ``folder`` and verify it; the seconds it took (summed over resumed runs for
+    a slow tree)."""
     path = os.path.join(folder, name)
+    ckpt = os.path.join(tempfile.gettempdir(), "treegen-build-checkpoints", name)
+    spent_path = os.path.join(ckpt, "seconds-so-far")
+    spent = 0.0
+    if slow:
+        args = [*args, "--checkpoint", ckpt]
+        os.makedirs(ckpt, exist_ok=True)
+        if os.path.exists(spent_path):
+            with open(spent_path) as f:
+                spent = float(f.read())
     start = time.perf_counter()
-    treegen(*args, "-o", path)
-    seconds = time.perf_counter() - start
+    try:
+        treegen(*args, "-o", path)
+    finally:
+        if slow:
+            with open(spent_path, "w") as f:
+                f.write(f"{spent + time.perf_counter() - start:.1f}\n")
+    seconds = spent + time.perf_counter() - start
     treegen("verify", path)
+    if slow:
+        shutil.rmtree(ckpt)
     return seconds
 
 
@@ -59,7 +85,9 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
         "",
         "Every file here passes `treegen verify`; `python scripts/build_trees.py` regenerates them byte for byte",
         "(`--check` rebuilds into a scratch folder and compares). Times are whole-process wall times of the",
-        "run that made the file, on a 2-core machine, with the default workers (every core).",
+        "run that made the file, on a 2-core machine, with the default workers (every core). The numbers-baseball",
+        "tree takes about 35 minutes, so it is built only with `--slow`, through a checkpoint folder: its time is",
+        "summed over the runs that a stopped build resumed from.",
         "",
         "| file | game | objective | total | average | max | proves | seconds |",
         "|---|---|---|---|---|---|---|---|",
@@ -83,15 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", metavar="FILE", help="build only these files (repeatable)")
     parser.add_argument("--check", action="store_true", help="rebuild into a scratch folder and compare bytes")
+    parser.add_argument("--slow", action="store_true", help="include the trees that take tens of minutes")
     args = parser.parse_args(argv)
-    chosen = [t for t in TREES if not args.only or t[0] in args.only]
+    known = TREES + SLOW
+    slow = {name for name, _, _ in SLOW}
+    chosen = [t for t in known if (args.only and t[0] in args.only) or (not args.only and (args.slow or t[0] not in slow))]
     if not chosen:
-        parser.error(f"no tree named {args.only}; known: {', '.join(t[0] for t in TREES)}")
+        parser.error(f"no tree named {args.only}; known: {', '.join(t[0] for t in known)}")
     if args.check:
         differ = []
         with tempfile.TemporaryDirectory() as scratch:
             for name, targs, _ in chosen:
-                build(name, targs, scratch)
+                build(name, targs, scratch, name in slow)
                 same = os.path.exists(os.path.join(TREES_DIR, name)) and filecmp.cmp(
                     os.path.join(scratch, name), os.path.join(TREES_DIR, name), shallow=False
                 )
@@ -107,10 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError:
         times = {}
     for name, targs, _ in chosen:
-        times[name] = round(build(name, targs, TREES_DIR), 1)
+        times[name] = round(build(name, targs, TREES_DIR, name in slow), 1)
         with open(times_path, "wb") as f:
             f.write(orjson.dumps(times, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
-    rows = [(n, p, times.get(n)) for n, _, p in TREES if os.path.exists(os.path.join(TREES_DIR, n))]
+    rows = [(n, p, times.get(n)) for n, _, p in known if os.path.exists(os.path.join(TREES_DIR, n))]
     with open(os.path.join(TREES_DIR, "README.md"), "w") as f:
         f.write(table(rows))
     return 0

@@ -757,15 +757,15 @@ def member_splits(table, secrets, nslots):
 # and write it without leaving compiled code. An entry keys a set of secrets (compared in full, so no
 # hash collision can mix two sets up) with a key depth, and holds a value with the best guess (-1 when
 # the value is only a lower bound). The caller keeps room for the entries a call may add (see
-# memo_room); next_guess stops and asks when it might run out.
+# Memo.make_room in search.py); next_guess stops and asks when it might run out.
 #   slots  int64[2**k]: entry index or -1 (empty); kept at most half full
 #   ent    int64[(m, 6)]: hash, key depth, offset and length of the secrets in pool, value, best guess
 #   pool   int32: the secrets of every entry, back to back
 #   state  int64[2]: entries used, pool used
 #   zob    int64: a random 62-bit number per code; a set's hash is their sum (with its key depth)
 
-INF = np.int64(1) << 40  # search.INF: an infeasible cost
-_HASH, _DEPTH, _OFF, _LEN, _VALUE, _BEST = 0, 1, 2, 3, 4, 5
+INF = np.int64(1) << 40  # an infeasible cost; large enough that sums of a few never overflow int64
+MEMO_HASH, MEMO_DEPTH, MEMO_OFF, MEMO_LEN, MEMO_VALUE, MEMO_BEST = 0, 1, 2, 3, 4, 5
 STAT_NODES, STAT_HITS, STAT_SCANS = 0, 1, 2
 
 
@@ -788,8 +788,8 @@ def memo_find(slots, ent, pool, zob, secrets, keydepth):
         e = slots[i]
         if e < 0:
             return np.int64(-1), i
-        if ent[e, _HASH] == h and ent[e, _DEPTH] == keydepth and ent[e, _LEN] == n:
-            off = ent[e, _OFF]
+        if ent[e, MEMO_HASH] == h and ent[e, MEMO_DEPTH] == keydepth and ent[e, MEMO_LEN] == n:
+            off = ent[e, MEMO_OFF]
             same = True
             for j in range(n):
                 if pool[off + j] != secrets[j]:
@@ -813,13 +813,13 @@ def memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, best):
         state[1] += n
         for j in range(n):
             pool[off + j] = secrets[j]
-        ent[e, _HASH] = _set_hash(zob, secrets, keydepth)
-        ent[e, _DEPTH] = keydepth
-        ent[e, _OFF] = off
-        ent[e, _LEN] = n
+        ent[e, MEMO_HASH] = _set_hash(zob, secrets, keydepth)
+        ent[e, MEMO_DEPTH] = keydepth
+        ent[e, MEMO_OFF] = off
+        ent[e, MEMO_LEN] = n
         slots[i] = e
-    ent[e, _VALUE] = value
-    ent[e, _BEST] = best
+    ent[e, MEMO_VALUE] = value
+    ent[e, MEMO_BEST] = best
 
 
 @njit(cache=True)
@@ -827,7 +827,7 @@ def memo_rehash(slots, ent, count):
     """Fill empty ``slots`` (all -1) with the first ``count`` entries."""
     mask = slots.shape[0] - 1
     for e in range(count):
-        i = ent[e, _HASH] & mask
+        i = ent[e, MEMO_HASH] & mask
         while slots[i] >= 0:
             i = (i + 1) & mask
         slots[i] = e
@@ -851,7 +851,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
         return lb[depth, n]
     e, _ = memo_find(slots, ent, pool, zob, secrets, keydepth)
     if e >= 0:
-        return ent[e, _VALUE]
+        return ent[e, MEMO_VALUE]
     if lb[depth, n] == 2 * n - 1:
         # A secret that tells all the others apart is an optimal guess (see member_splits), and the
         # first such in code order is the one the full search would choose.
@@ -947,8 +947,8 @@ def next_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, 
                 h = big[j]
                 e, _ = memo_find(slots, ent, pool, zob, members[starts[h]:starts[h + 1]], ckey)
                 if e >= 0:
-                    total += ent[e, _VALUE] - base[j]
-                    base[j] = ent[e, _VALUE]
+                    total += ent[e, MEMO_VALUE] - base[j]
+                    base[j] = ent[e, MEMO_VALUE]
                     known[j] = True
             if total < beta:
                 for j in range(big.shape[0]):

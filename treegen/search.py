@@ -19,7 +19,7 @@ from . import kernels
 from .feedback import feedback_table
 from .rules import Game
 
-INF = 1 << 40  # an infeasible cost; large enough that sums of a few never overflow int64
+INF = int(kernels.INF)  # an infeasible cost; large enough that sums of a few never overflow int64
 UNCAPPED = 64  # "depth left" for searches without a cap on guesses (no tree is this deep)
 
 
@@ -150,7 +150,7 @@ class Memo:
         e, _ = kernels.memo_find(self.slots, self.ent, self.pool, self.zob, secrets, keydepth)
         if e < 0:
             return None
-        return int(self.ent[e, 4]), int(self.ent[e, 5])
+        return int(self.ent[e, kernels.MEMO_VALUE]), int(self.ent[e, kernels.MEMO_BEST])
 
     def put(self, secrets: np.ndarray, keydepth: int, value: int, best: int) -> None:
         self.make_room(1, secrets.shape[0])
