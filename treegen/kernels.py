@@ -161,6 +161,20 @@ def _excess(x, t):
     return np.int64((v * lanes) >> np.uint64(48))
 
 
+@njit(cache=True, inline="always")
+def _guess_bound(row, secrets, nh, win, lbtab, counts):
+    """One guess's lookahead bound from a plain count of its classes: |secrets| + the sum of lbtab over
+    its non-winning classes, where ``row`` is the guess's row of the table and ``counts`` scratch (nh)."""
+    counts[:] = 0
+    for s in secrets:
+        counts[row[s]] += 1
+    total = np.int64(secrets.shape[0])
+    for h in range(nh):
+        if h != win:
+            total += lbtab[counts[h]]
+    return total
+
+
 @njit(cache=True)
 def fast_bound_limit(lbtab):
     """The largest t (at most 255) with lbtab[c] = 2c - 1 for every 1 <= c <= t."""
@@ -238,15 +252,7 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab):
         return out, w0, w1, w2, True
     counts = np.zeros(nh, dtype=np.int64)
     for k in range(ng):
-        row = table[guesses[k]]
-        counts[:] = 0
-        for s in secrets:
-            counts[row[s]] += 1
-        total = np.int64(n)
-        for h in range(nh):
-            if h != win:
-                total += lbtab[counts[h]]
-        out[k] = total
+        out[k] = _guess_bound(table[guesses[k]], secrets, nh, win, lbtab, counts)
     empty = np.zeros(0, dtype=np.uint64)
     return out, empty, empty, empty, False
 
@@ -658,14 +664,7 @@ def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
         for k in range(ng):
             if fast[k] != level:
                 continue
-            counts[:] = 0
-            row = table[k]
-            for s in secrets:
-                counts[row[s]] += 1
-            v = np.int64(n)
-            for h in range(nh):
-                if h != win:
-                    v += lbtab[counts[h]]
+            v = _guess_bound(table[k], secrets, nh, win, lbtab, counts)
             if v < best:
                 best = v
                 if best <= level:
@@ -876,15 +875,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
         value = np.int64(1) << 62
         counts = np.zeros(nh, dtype=np.int64)
         for g in range(table.shape[0]):
-            row = table[g]
-            counts[:] = 0
-            for s in secrets:
-                counts[row[s]] += 1
-            total = np.int64(n)
-            for h in range(nh):
-                if h != win:
-                    total += lbtab[counts[h]]
-            value = min(value, total)
+            value = min(value, _guess_bound(table[g], secrets, nh, win, lbtab, counts))
     memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, -1)
     return value
 
