@@ -181,6 +181,10 @@ class Solver:
     memo_enabled: bool = True
     two_phase: bool = True
 
+    @classmethod
+    def with_options(cls, game: Game, cap: int | None, options: "Options") -> "Solver":
+        return cls(game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase)
+
     def __post_init__(self) -> None:
         t = search_tables(self.game)
         self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
@@ -429,9 +433,7 @@ def _as_lists(tree) -> list:
 
 @cache
 def _worker_solver(game: Game, cap: int | None, options: Options) -> Solver:
-    return Solver(
-        game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase
-    )
+    return Solver.with_options(game, cap, options)
 
 
 def _run_task(game: Game, cap: int | None, options: Options, secrets: np.ndarray, beta: int,
@@ -642,8 +644,7 @@ class _Run:
         Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
         """
         t = self.tables
-        solver = Solver(self.game, self.cap, self.options.symmetry, self.options.lookahead,
-                        self.options.ordering, self.options.memo, self.options.two_phase)
+        solver = Solver.with_options(self.game, self.cap, self.options)
         lbtab = t.bounds.lb[depth - 1]
         guesses = solver.candidate_guesses(secrets, history)
         guesses, bounds, rest = kernels.ordered_guesses(t.table, guesses, secrets, t.nh, t.win, lbtab, True, beta)
