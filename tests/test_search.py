@@ -721,27 +721,34 @@ def test_solve_files_identical_for_any_workers(tmp_path, big_clean):
     assert verify_tree(tree).total == tree.provenance["optimal_total"] == 11228  # the published optimum
 
 
-def test_resume_after_sigkill(tmp_path, big_clean):
-    ckpt = tmp_path / "ckpt"
-    f1, f2, f3 = (tmp_path / f"f{k}.json" for k in range(1, 4))
-    args = ["solve", "--game", BIG, "--workers", "1", "--quiet", "--checkpoint", str(ckpt)]
-    proc = subprocess.Popen([TREEGEN, *args, "-o", str(f1)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def _signal_after_checkpoints(cmd: list[str], ckpt: Path, count: int, sig: int) -> tuple[bool, int, str]:
+    """Run ``cmd`` and send it ``sig`` once ``ckpt`` holds ``count`` checkpoint files: (whether it was
+    still running to be signalled, its exit status, its stderr)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:
-            if ckpt.is_dir() and len(list(ckpt.glob("*.json"))) >= 10:
+            if ckpt.is_dir() and len(list(ckpt.glob("*.json"))) >= count:
                 break
             time.sleep(0.002)
-        killed = proc.poll() is None
-        if killed:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
+        sent = proc.poll() is None
+        if sent:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    return sent, proc.returncode, err
+
+
+def test_resume_after_sigkill(tmp_path, big_clean):
+    ckpt = tmp_path / "ckpt"
+    f1, f2, f3 = (tmp_path / f"f{k}.json" for k in range(1, 4))
+    args = ["solve", "--game", BIG, "--workers", "1", "--quiet", "--checkpoint", str(ckpt)]
+    killed, returncode, _ = _signal_after_checkpoints([TREEGEN, *args, "-o", str(f1)], ckpt, 10, signal.SIGKILL)
     assert killed, "the solve finished before 10 checkpoints appeared; pick a longer BIG"
-    assert proc.returncode == -signal.SIGKILL
+    assert returncode == -signal.SIGKILL
     assert not f1.exists()
     partial = _checkpoints(ckpt)
     assert len(partial) >= 10
@@ -766,23 +773,9 @@ def test_sigterm_with_workers_stops_cleanly(tmp_path):
     progress bar, no traceback (not even at interpreter exit), and no tree file."""
     ckpt, out = tmp_path / "ckpt", tmp_path / "t.json"
     cmd = [TREEGEN, "solve", "--game", "mm:4:8", "--workers", "2", "--checkpoint", str(ckpt), "-o", str(out)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            if ckpt.is_dir() and len(list(ckpt.glob("*.json"))) >= 3:
-                break
-            time.sleep(0.01)
-        running = proc.poll() is None
-        if running:
-            proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    running, returncode, err = _signal_after_checkpoints(cmd, ckpt, 3, signal.SIGTERM)
     assert running, "the solve finished before any checkpoint appeared"
-    assert proc.returncode == 130
+    assert returncode == 130
     lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
     assert lines[-1] == f"treegen: interrupted; no tree written (run it again with --checkpoint {ckpt} to resume)"
     assert "Traceback" not in err and "Exception" not in err
