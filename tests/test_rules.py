@@ -20,7 +20,7 @@ from treegen.rules import (
     parse_code,
     parse_hint,
     resolve_game,
-    score,
+    score_symbols as score,
     score_codes,
 )
 

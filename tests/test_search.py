@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import time
+import typing
 from pathlib import Path
 
 import numpy as np
@@ -30,9 +31,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import treegen
-from treegen import search
-from treegen.rules import resolve_game
-from treegen.search import INF, Infeasible, Memo, Options, Solver, solve_game
+from treegen import checkpoint, coordinator, search
+from treegen.coordinator import Infeasible
+from treegen.rules import parse_code, resolve_game
+from treegen.search import INF, Memo, MemoEntry, Options, Solver
 from treegen.tree import load_tree
 from treegen.verify import verify_tree
 
@@ -168,6 +170,32 @@ def walk_nested(game, tree, naive, secrets=None) -> dict[int, int]:
     visit(tree, secrets, 1)
     assert sorted(need) == sorted(secrets)
     return need
+
+
+class Result(typing.NamedTuple):
+    """The figures of a solved tree that these tests compare, with the tree in nested int form."""
+
+    objective: str
+    cap: int | None
+    total: int
+    worst: int | None
+    nodes: int
+    tree: list
+
+
+def node_to_nested(game, node) -> list:
+    """A tree file node as ``[guess, [[hint, child], ...]]`` of ints (hints as bulls * (P + 1) + cows)."""
+    kids = [[int(h[0]) * (game.positions + 1) + int(h[2]), node_to_nested(game, c)] for h, c in node.next]
+    return [parse_code(game, node.guess), kids]
+
+
+def solve_game(game, *args, **kwargs) -> Result:
+    """coordinator.solve_game, its tree and proof figures read back into a Result."""
+    tree = coordinator.solve_game(game, *args, **kwargs)
+    prov = tree.provenance
+    assert tree.stats.total == prov["optimal_total"] == prov["lower_bound"]
+    return Result(prov["objective"], prov["max_guesses"], prov["optimal_total"], prov.get("worst_case"),
+                  prov["nodes"], node_to_nested(game, tree.root))
 
 
 def tree_figures(game, tree, naive, secrets=None) -> tuple[int, int]:
@@ -323,8 +351,9 @@ def test_memo_matches_a_dict(colliding):
             secrets = np.frombuffer(key[0], dtype=np.int32)
         depth = int(rng.integers(0, 3))
         value, best = int(rng.integers(0, 1 << 40)), int(rng.integers(-1, 300))
-        memo.put(secrets, depth, value, best)
-        want[(secrets.tobytes(), depth)] = (value, best)
+        entry = MemoEntry(value, best if best >= 0 else None)
+        memo.put(secrets, depth, entry)
+        want[(secrets.tobytes(), depth)] = entry
         if colliding and i == 400:
             break
     assert len(memo) == len(want)
@@ -626,7 +655,7 @@ def test_worker_processes_give_the_same_result(monkeypatch, spec, objective):
     """Real worker processes (the in-process threshold lowered to 0) find the same tree, total and nodes."""
     game = resolve_game(spec)
     one = solve_game(game, objective, workers=1)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     two = solve_game(game, objective, workers=2)
     assert two == one
 
@@ -635,14 +664,14 @@ def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatc
     """A busy main process handles each finished task 20 ms late: the result, nodes included, is the same."""
     game = resolve_game("mastermind")
     one = solve_game(game, "average", workers=1)
-    done = search._Run._done
+    done = coordinator.Coordinator._done
 
     def late(self, *args):
         time.sleep(0.02)
         done(self, *args)
 
-    monkeypatch.setattr(search._Run, "_done", late)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(coordinator.Coordinator, "_done", late)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     two = solve_game(game, "average", workers=2)
     assert (two.total, two.tree) == (one.total, one.tree)
     assert two.nodes == one.nodes, "nodes of tasks still being handled were left out"
@@ -662,7 +691,7 @@ def _settled(directory: Path) -> dict[str, int]:
 def test_checkpoints_of_worker_processes_serve_one_worker(monkeypatch, tmp_path):
     game = resolve_game("mastermind")
     one = solve_game(game, "average", workers=1)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     ckpt = tmp_path / "ckpt"
     assert solve_game(game, "average", workers=2, checkpoint=str(ckpt)) == one
     files = _settled(ckpt)
@@ -681,14 +710,14 @@ def test_checkpoints_are_all_written_when_solve_returns(monkeypatch, tmp_path):
     game = resolve_game("mastermind")
     solve_game(game, "average", workers=1, checkpoint=str(tmp_path / "inline"))
     want = sorted(_checkpoints(tmp_path / "inline"))
-    write = search._write_atomic
+    write = checkpoint.write_atomic
 
-    def slow_write(path, data):
+    def slow_write(*args, **kwargs):
         time.sleep(0.02)
-        write(path, data)
+        write(*args, **kwargs)
 
-    monkeypatch.setattr(search, "_write_atomic", slow_write)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(checkpoint, "write_atomic", slow_write)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     solve_game(game, "average", workers=2, checkpoint=str(tmp_path / "pool"))
     got = sorted(_checkpoints(tmp_path / "pool"))
     assert got == want, f"{len(want) - len(got)} checkpoints not yet written when solve_game returned"
@@ -711,7 +740,7 @@ def big_clean(tmp_path_factory) -> bytes:
 
 
 def test_solve_files_identical_for_any_workers(tmp_path, big_clean):
-    assert resolve_game(BIG).size > search.INLINE_MAX_CODES, "BIG no longer starts worker processes"
+    assert resolve_game(BIG).size > coordinator.INLINE_MAX_CODES, "BIG no longer starts worker processes"
     out = tmp_path / "two.json"
     res = run("solve", "--game", BIG, "--workers", "2", "-o", str(out), "--quiet")
     assert res.returncode == 0, res.stderr
@@ -769,15 +798,15 @@ def test_resume_after_sigkill(tmp_path, big_clean):
 
 
 def test_sigterm_with_workers_stops_cleanly(tmp_path):
-    """SIGTERM while worker processes search: exit 130, the interruption on a line of its own after the
+    """SIGTERM while worker processes search: exit 143, the termination on a line of its own after the
     progress bar, no traceback (not even at interpreter exit), and no tree file."""
     ckpt, out = tmp_path / "ckpt", tmp_path / "t.json"
     cmd = [TREEGEN, "solve", "--game", "mm:4:8", "--workers", "2", "--checkpoint", str(ckpt), "-o", str(out)]
     running, returncode, err = _signal_after_checkpoints(cmd, ckpt, 3, signal.SIGTERM)
     assert running, "the solve finished before any checkpoint appeared"
-    assert returncode == 130
+    assert returncode == 143
     lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
-    assert lines[-1] == f"treegen: interrupted; no tree written (run it again with --checkpoint {ckpt} to resume)"
+    assert lines[-1] == f"treegen: terminated; no tree written (run it again with --checkpoint {ckpt} to resume)"
     assert "Traceback" not in err and "Exception" not in err
     assert not out.exists()
 
@@ -797,14 +826,19 @@ def test_checkpoint_rerun_reuses_and_survives_corrupt_files(tmp_path):
     assert again == clean
     assert _checkpoints(ckpt) == files
     # unreadable checkpoints are redone (and rewritten), never trusted
-    for p in ckpt.glob("*.json"):
+    entries = [p for p in ckpt.glob("*.json") if p.name != checkpoint.MANIFEST]
+    for p in entries:
         p.write_bytes(b'{"value": ')
-    assert solve_game(game, "average", checkpoint=str(ckpt)) == clean
+    warnings = []
+    assert solve_game(game, "average", checkpoint=str(ckpt), warn=warnings.append) == clean
+    assert len(warnings) == len(entries) and all("not valid JSON" in w for w in warnings)
     for p in ckpt.glob("*.json"):
         json.loads(p.read_bytes())
-    # a checkpoint directory of another objective or cap does not leak into this one
-    assert solve_game(game, "worst", checkpoint=str(ckpt)) == solve_game(game, "worst")
-    assert solve_game(game, "average", 4, checkpoint=str(ckpt)) == solve_game(game, "average", 4)
+    # a checkpoint folder of another objective or cap is refused, never mixed into this search
+    for other in [("worst",), ("average", 4)]:
+        with pytest.raises(checkpoint.CheckpointError, match="holds another search"):
+            solve_game(game, *other, checkpoint=str(ckpt))
+    assert solve_game(game, "worst", checkpoint=str(tmp_path / "fresh")) == solve_game(game, "worst")
 
 
 # -- the committed trees ------------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from test_tree import TINY_GAMES, bc_file, file_bytes, file_obj, first_consisten
 from treegen import tree as T
 from treegen.cli import main
 from treegen.rules import resolve_game
-from treegen.verify import check_root, format_stats, outline, verify_tree
+from treegen.report import format_stats, outline
+from treegen.verify import check_root, make_tree, verify_tree
 
 
 def run_cli(capsys, *argv) -> tuple[int, str, str]:
@@ -153,10 +154,12 @@ def test_messages_name_the_path():
     node = obj["root"]["next"]["0A2B"]
     absent = [k for k in ("0A2B", "0A3B", "1A1B", "1A2B", "2A0B") if k not in node["next"]]
     node["next"][absent[0]] = {"guess": "123"}
+    in_hint_order(node)
     assert _problem(game, obj) == f"at 012 0A2B {node['guess']}: dead branch {absent[0]}: no secret gives {absent[0]} here"
 
     obj = copy.deepcopy(good)
     obj["root"]["next"]["0A1B"] = {"guess": "123"}  # no two codes of bc:3:4 share fewer than 2 symbols
+    in_hint_order(obj["root"])
     assert _problem(game, obj) == "at 012: branch 0A1B is a hint that cannot occur in bc:3:4"
 
     obj = copy.deepcopy(good)
@@ -226,8 +229,13 @@ def _all_keys(game):
 
 KINDS = [
     "guess-illegal", "guess-leaf", "guess-internal", "delete-branch", "rename-key", "swap-subtrees",
-    "add-branch", "stats", "stats-type", "truncate", "header", "other-game",
+    "add-branch", "stats", "stats-type", "truncate", "header", "other-game", "misorder", "claim",
 ]
+
+
+def in_hint_order(node: dict) -> None:
+    """Put a node's branches back in the format's order (keys that are not canonical hints go last)."""
+    node["next"] = dict(sorted(node["next"].items(), key=lambda kv: T.hint_key_order(kv[0])))
 
 
 def mutate(game, good: dict, rng: random.Random, kind: str | None = None):
@@ -265,6 +273,7 @@ def mutate(game, good: dict, rng: random.Random, kind: str | None = None):
         others = [k for k in _all_keys(game) + [f"{game.positions + 1}A0B", "9A9B"] if k not in node["next"]]
         new = rng.choice(others + [key.lower(), " " + key, key + " ", "0" + key, key[:3], key[2] + "B" + key[0] + "A", key.replace("A", "a")])
         node["next"] = {(new if k == key else k): v for k, v in node["next"].items()}
+        in_hint_order(node)
     elif kind == "swap-subtrees":
         candidates = [(n, p, k, a) for n, p, k, a in nodes if p is not None]
         for _ in range(100):
@@ -278,6 +287,25 @@ def mutate(game, good: dict, rng: random.Random, kind: str | None = None):
         node = rng.choice(nodes)[0]
         absent = [k for k in _all_keys(game) if k not in node.get("next", {})]
         node.setdefault("next", {})[rng.choice(absent)] = {"guess": rng.choice(codes)}
+        in_hint_order(node)
+    elif kind == "misorder":
+        internal = [n for n, *_ in nodes if len(n.get("next", {})) >= 2]
+        node = rng.choice(internal)
+        node["next"] = dict(reversed(list(node["next"].items())))
+        expect = 2
+    elif kind == "claim":
+        # figures the provenance claims that the tree does not achieve
+        total = obj["stats"]["total"]
+        claims = rng.choice([
+            {"optimal_total": total + rng.choice([-1, 1])},
+            {"optimal_total": total, "lower_bound": total + 1},
+            {"optimal_total": total, "lower_bound": total - 1},
+            {"worst_case": obj["stats"]["max_guesses"] - 1},
+            {"max_guesses": obj["stats"]["max_guesses"] - 1},
+            {"objective": "worst"},
+            {"optimal_total": float(total)},
+        ])
+        obj["provenance"] = claims
     elif kind == "stats":
         stats = obj["stats"]
         field = rng.choice(["secrets", "total", "max_guesses", "histogram"])
@@ -337,7 +365,7 @@ def test_every_mutation_is_rejected(spec, count, tmp_path, capsys):
         if expect is None:
             expect = 0 if naive_valid(json.loads(data)) else 1
             still_valid += expect == 0
-        elif expect == 1:
+        elif expect == 1 and kind != "claim":
             assert not naive_valid(json.loads(data)), kind
         path.write_bytes(data)
         rc, out, err = run_cli(capsys, "verify", str(path))
@@ -451,6 +479,7 @@ def test_show_marks_problems():
     obj = file_obj(game, first_consistent(game))
     del obj["root"]["next"]["1A1B"]
     obj["root"]["next"]["0A1B"] = {"guess": "123"}
+    in_hint_order(obj["root"])
     lines = outline(T.tree_from_bytes(file_bytes(obj)), 1)
     assert "  1A1B   6  (no branch)" in lines
     assert "  0A1B   0  -> 123  (dead branch: no secret gets here)" in lines
