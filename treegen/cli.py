@@ -221,13 +221,15 @@ def _progress_bar(total: int, desc: str):
 
 
 def cmd_build(args) -> int:
+    from .files import output_file
     from .report import format_stats
     from .strategies import build_tree, default_output, format_scored, get_strategy
     from .tree import save_tree
 
     game = resolve_game(args.game)
     name = get_strategy(args.strategy).name
-    out = args.output or default_output(game, name)
+    out = args.output if args.output is not None else default_output(game, name)
+    output_file(out, "tree file")
     with _progress_bar(game.size, name) as bar:
         built = build_tree(
             game, name, first=args.first, consistent_only=args.consistent_only, seed=args.seed,

@@ -58,8 +58,8 @@ def output_file(path: str, what: str = "output file") -> str:
             raise OutputError(f"cannot write {what} {path}: it is a symlink to {target}, which does not exist")
     try:
         st = os.stat(target)
-    except FileNotFoundError:
-        st = None
+    except (FileNotFoundError, NotADirectoryError):
+        st = None  # a new file; its folder is checked below
     except OSError as exc:
         raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
@@ -105,6 +105,13 @@ def write_atomic(path: str, data: bytes, what: str = "output file", durable: boo
     written through to its target. ``durable`` also fsyncs before the rename.
     """
     target = os.path.realpath(path) if os.path.islink(path) else path
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        # A rename would replace the folder entry of a FIFO or device: never clobber one.
+        raise OutputError(f"cannot write {what} {path}: it is {_describe(mode)}, not a regular file")
     directory, name = os.path.split(target)
     tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
