@@ -861,3 +861,70 @@ def test_committed_trees_verify(path):
     if "worst_case" in prov:
         assert stats.max_guesses == prov["worst_case"]
         assert prov.get("impossible_within", prov["worst_case"] - 1) == prov["worst_case"] - 1
+
+
+# -- hard mode: every guess a possible secret ----------------------------------------------------------------
+
+
+def hard_cost(b: Brute, secrets, depth=None, memo=None) -> float:
+    """Least total when every guess must be one of ``secrets`` (the possible secrets), by exhaustion."""
+    memo = {} if memo is None else memo
+    secrets = frozenset(secrets)
+    if depth is not None and depth < 1:
+        return math.inf
+    if len(secrets) == 1:
+        return 1
+    key = (secrets, depth)
+    if key not in memo:
+        best = math.inf
+        for g in secrets:
+            classes: dict = {}
+            for s in secrets:
+                classes.setdefault(b.hint[g][s], []).append(s)
+            classes.pop(b.win, None)
+            best = min(best, len(secrets) + sum(
+                hard_cost(b, c, None if depth is None else depth - 1, memo) for c in classes.values()))
+        memo[key] = best
+    return memo[key]
+
+
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_hard_mode_matches_brute_force(spec, brute, naive, tmp_path):
+    game, b = resolve_game(spec), brute(spec)
+    result = solve_game(game, "average", consistent_only=True)
+    assert result.total == hard_cost(b, b.everything)
+    assert result.total >= b.cost(b.everything)
+    # every guess of the tree is a secret still possible where it is made
+    codes = naive_codes(game)
+
+    def visit(node, alive):
+        guess, children = node
+        assert guess in alive, f"{codes[guess]} is not possible here"
+        groups: dict = {}
+        for s in alive:
+            groups.setdefault(naive(codes[guess], codes[s]), []).append(s)
+        for h, child in children:
+            visit(child, groups[divmod(h, game.positions + 1)])
+
+    visit(result.tree, list(range(len(codes))))
+    worst = solve_game(game, "worst", consistent_only=True)
+    d = 1
+    while hard_cost(b, b.everything, d) == math.inf:
+        d += 1
+    assert worst.worst == d and worst.total == hard_cost(b, b.everything, d)
+
+
+def test_verify_checks_the_hard_mode_claim(tmp_path, capsys):
+    out = tmp_path / "hard.json"
+    status, _, err = run_main(capsys, "solve", "--game", "mm:3:3", "--consistent-only", "-q", "-o", str(out))
+    assert status == 0, err
+    doc = read_json(out)
+    assert doc["strategy"] == "optimal-average-hard" and doc["provenance"]["consistent_only"] is True
+    assert run_main(capsys, "verify", str(out))[0] == 0
+    # the same claim on a tree that guesses impossible codes (mastermind's free optimum, 5625 < 5660)
+    free = tmp_path / "free.json"
+    doc = read_json(Path(__file__).parent.parent / "trees" / "mastermind-optimal-average.json")
+    doc["provenance"]["consistent_only"] = True
+    free.write_text(json.dumps(doc))
+    status, _, err = run_main(capsys, "verify", str(free))
+    assert status == 1 and "is not a possible secret here, but the file claims hard mode" in err

@@ -290,7 +290,7 @@ def cmd_solve(args) -> int:
     import time
     from concurrent.futures.process import BrokenProcessPool
 
-    from .coordinator import Infeasible, SearchBug, check_memory, plan_workers, solve_game
+    from .coordinator import Infeasible, SearchBug, check_memory, plan_workers, solve_game, strategy_name
     from .files import output_file, output_folder
     from .report import format_stats
     from .search import Options
@@ -303,8 +303,7 @@ def cmd_solve(args) -> int:
     if asked < 1:
         raise TreegenError(f"--workers must be at least 1, not {asked}")
     objective = args.objective
-    strategy = {"worst": "optimal-worst"}.get(objective) or (
-        f"optimal-average-max{args.max_guesses}" if args.max_guesses is not None else "optimal-average")
+    strategy = strategy_name(objective, args.max_guesses, args.consistent_only)
     out = args.output if args.output is not None else f"{game.name.replace(':', '-')}-{strategy}.json"
     # Everything that can be refused is refused before the search starts.
     output_file(out, "tree file")
@@ -347,6 +346,7 @@ def cmd_solve(args) -> int:
         tree = solve_game(
             game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
             options, warn=_stderr_line(bar), timings=timings if args.timings else None,
+            consistent_only=args.consistent_only,
         )
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
@@ -371,6 +371,8 @@ def cmd_solve(args) -> int:
     save_tree(tree, out)
     prov = tree.provenance
     what = {"average": "least total", "worst": "least worst case, then least total"}[objective]
+    if args.consistent_only:
+        what += ", every guess a possible secret"
     cap = f" within {prov['max_guesses']} guesses" if prov["max_guesses"] is not None else ""
     print(f"{tree.strategy} for {game.name} ({what}{cap}): wrote {out}")
     if "worst_case" in prov:
@@ -505,6 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen solve --game mastermind                      # least total: 5625\n"
         "  treegen solve --game mastermind --max-guesses 5      # least total within 5 guesses: 5626\n"
         "  treegen solve --game mastermind --objective worst    # 5 guesses, 4 impossible\n"
+        "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
         "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n",
     )
     _add_game(p)
@@ -520,6 +523,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="record finished subproblems in DIR (created if its parent exists); a rerun with the "
                    "same DIR resumes; a DIR of another search is refused")
+    p.add_argument("--consistent-only", "--hard", action="store_true",
+                   help="hard mode: every guess must be a secret still possible")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--timings", action="store_true",
                    help="also record seconds and workers in the file (the bytes then differ run to run)")

@@ -183,14 +183,14 @@ class ProcessExecutor:
 
 
 @cache
-def _worker_solver(game: Game, cap: int | None, options: Options) -> Solver:
-    return Solver.with_options(game, cap, options)
+def _worker_solver(game: Game, cap: int | None, options: Options, hard: bool) -> Solver:
+    return Solver.with_options(game, cap, options, hard)
 
 
-def _run_task(game: Game, cap: int | None, options: Options, secrets: np.ndarray, beta: int,
+def _run_task(game: Game, cap: int | None, options: Options, hard: bool, secrets: np.ndarray, beta: int,
               history: tuple[Code, ...], depth: int) -> Outcome:
     """One subproblem, on an executor: solve it from a fresh memo and return its value and tree."""
-    solver = _worker_solver(game, cap, options)
+    solver = _worker_solver(game, cap, options, hard)
     solver.reset()
     value = solver.solve(secrets, beta, history, depth)
     exact = value < beta
@@ -247,11 +247,12 @@ class Coordinator:
     """One search of one game: the coordinators of the tree's top, an executor for the rest, and the
     checkpoint store (None: no checkpoints)."""
 
-    def __init__(self, game: Game, cap: int | None, options: Options, executor: Executor,
+    def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, executor: Executor,
                  store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None]) -> None:
         self.game = game
         self.cap = cap
         self.options = options
+        self.hard = hard
         self.executor = executor
         self.store = store
         self.progress = progress
@@ -316,7 +317,8 @@ class Coordinator:
                 fut.set_result(Outcome.from_obj(stored))
                 self._done(fut, None)
                 return fut
-        inner = self.executor.submit(_run_task, self.game, self.cap, self.options, secrets, beta, history, depth)
+        inner = self.executor.submit(_run_task, self.game, self.cap, self.options, self.hard, secrets, beta, history,
+                                     depth)
         # Whoever waits sees the outcome only once its nodes are counted and its checkpoint is on disk.
         outer: Future = Future()
         inner.add_done_callback(lambda f: self._settle(f, key, outer))
@@ -370,7 +372,7 @@ class Coordinator:
 
         Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
         """
-        solver = Solver.with_options(self.game, self.cap, self.options)
+        solver = Solver.with_options(self.game, self.cap, self.options, self.hard)
         scan = solver.scan(secrets, beta, history, depth)
         best: tuple[Code, Wire] | None = None
         start = 0
@@ -511,6 +513,7 @@ def solve_game(
     options: Options = Options(),
     warn: Callable[[str], None] | None = None,
     timings: Callable[[], dict] | None = None,
+    consistent_only: bool = False,
 ) -> Tree:
     """The optimal tree of ``game`` for ``objective``, checked, with its proof figures in provenance.
 
@@ -521,7 +524,7 @@ def solve_game(
     ``workers`` processes (see :func:`plan_workers`; the tree is the same for any number), an optional
     ``checkpoint`` folder, ``progress(done, total, note)`` and ``warn(message)`` callbacks, and
     ``timings()``, whose dict is added to the provenance at the end (None: the file records no timings,
-    so rebuilding gives the same bytes). Raises Infeasible when no tree fits in ``max_guesses``,
+    so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret. Raises Infeasible when no tree fits in ``max_guesses``,
     SearchBug when the tree built does not achieve what the search proved.
     """
     if objective not in OBJECTIVES:
@@ -531,7 +534,7 @@ def solve_game(
     store = None
     if checkpoint is not None:
         key = {"game": f"{game.name} ({game.spec})", "objective": objective, "cap": max_guesses,
-               "options": asdict(options), "treegen": __version__}
+               "options": asdict(options), "consistent_only": consistent_only, "treegen": __version__}
         store = CheckpointStore(checkpoint, key, warn)
     secrets = np.arange(game.size, dtype=np.int32)
     report = Progress(progress)
@@ -540,7 +543,7 @@ def solve_game(
     cap = max_guesses
     if objective == "worst" or max_guesses is not None:
         # Feasibility is cheap next to the average search: settle the cap first.
-        probe = Solver(game, None, options.symmetry)
+        probe = Solver(game, None, options.symmetry, consistent_only=consistent_only)
         depth = 1
         while probe.bounds.lb[depth, game.size] >= INF:
             depth += 1  # the counting bound alone rules these out
@@ -563,7 +566,7 @@ def solve_game(
     if cap is not None and cap >= UNCAPPED:
         cap = None  # no tree of a supported game is this deep: the cap cannot bind
     used, _ = plan_workers(game, workers)
-    run = Coordinator(game, cap, options, _executor(used), store, report, warn)
+    run = Coordinator(game, cap, options, consistent_only, _executor(used), store, report, warn)
     try:
         depth = cap if cap is not None else UNCAPPED
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()
@@ -571,24 +574,31 @@ def solve_game(
         run.close()
     if not outcome.exact:
         raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
-    return _proved_tree(game, objective, cap, worst, outcome, nodes + run.nodes, timings)
+    return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, outcome, nodes + run.nodes, timings)
 
 
-def _strategy(objective: Objective, cap: int | None) -> str:
+def strategy_name(objective: Objective, cap: int | None, consistent_only: bool = False) -> str:
+    """The ``strategy`` of a proved tree: optimal-average, optimal-average-max5, optimal-worst, with
+    ``-hard`` for hard mode."""
     if objective == "worst":
-        return "optimal-worst"
-    return f"optimal-average-max{cap}" if cap is not None else "optimal-average"
+        name = "optimal-worst"
+    else:
+        name = f"optimal-average-max{cap}" if cap is not None else "optimal-average"
+    return name + ("-hard" if consistent_only else "")
 
 
-def _proved_tree(game: Game, objective: Objective, cap: int | None, worst: int | None, outcome: Outcome,
-                 nodes: int, timings: Callable[[], dict] | None) -> Tree:
-    """The tree of a finished search with its proof figures, after checking that it achieves them."""
+def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int | None, worst: int | None, hard: bool,
+                 outcome: Outcome, nodes: int, timings: Callable[[], dict] | None) -> Tree:
+    """The tree of a finished search with its proof figures, after checking that it achieves them
+    (``asked``: the cap the user gave, which names the strategy; ``cap``: the one the search used)."""
     provenance: dict = {
         "objective": objective,
         "max_guesses": cap,
         "optimal_total": outcome.value,
         "lower_bound": outcome.value,
     }
+    if hard:
+        provenance["consistent_only"] = True
     if worst is not None:
         provenance["worst_case"] = worst
         provenance["impossible_within"] = worst - 1
@@ -597,7 +607,8 @@ def _proved_tree(game: Game, objective: Objective, cap: int | None, worst: int |
     if timings is not None:
         provenance.update(timings())
     try:
-        tree = make_tree(game, _strategy(objective, cap), Node.from_wire(game, outcome.tree), provenance)
+        root = Node.from_wire(game, outcome.tree)
+        tree = make_tree(game, strategy_name(objective, asked, hard), root, provenance)
     except TreegenError as exc:
         raise SearchBug(f"the search built an invalid tree: {exc}") from None
     if tree.stats.total != outcome.value:

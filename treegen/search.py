@@ -263,7 +263,9 @@ class Solver:
 
     ``cap`` limits guesses per secret (None: unlimited). ``symmetry`` reduces guesses to one per class
     of equivalent guesses. ``lookahead`` enables the one-step lower bound per guess; without it a
-    guess is bounded by |S| alone until its classes are split (for ablation).
+    guess is bounded by |S| alone until its classes are split (for ablation). ``consistent_only`` is
+    hard mode: every guess must be a secret still possible (the bounds below stay valid: each is a
+    minimum over more guesses than hard mode allows, so it can only be lower).
     """
 
     game: Game
@@ -273,10 +275,12 @@ class Solver:
     ordering: bool = True
     memo_enabled: bool = True
     two_phase: bool = True
+    consistent_only: bool = False
 
     @classmethod
-    def with_options(cls, game: Game, cap: int | None, options: Options) -> Solver:
-        return cls(game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase)
+    def with_options(cls, game: Game, cap: int | None, options: Options, consistent_only: bool = False) -> Solver:
+        return cls(game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase,
+                   consistent_only)
 
     def __post_init__(self) -> None:
         t = search_tables(self.game)
@@ -323,12 +327,18 @@ class Solver:
     # -- one node: the step that Solver.solve and the coordinator share ----------------------------------
     def candidate_guesses(self, secrets: np.ndarray, history: tuple[Code, ...]) -> np.ndarray:
         """The guesses worth trying at a node: every code, or with ``symmetry`` one per class of
-        guesses that the symmetries fixing the history and the secrets make equivalent."""
-        if not self.symmetry:
-            return self.all_guesses
-        from .symmetry import canonical_guesses
+        guesses that the symmetries fixing the history and the secrets make equivalent; in hard mode
+        only the secrets among them (a symmetry maps the secrets onto themselves, so a class of
+        guesses lies wholly inside or wholly outside them, and its representative tells which)."""
+        if self.symmetry:
+            from .symmetry import canonical_guesses
 
-        return canonical_guesses(self.game, history, secrets)
+            guesses = canonical_guesses(self.game, history, secrets)
+        else:
+            guesses = self.all_guesses
+        if self.consistent_only:
+            guesses = guesses[np.isin(guesses, secrets, assume_unique=True)]
+        return guesses
 
     def scan(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int) -> GuessScan:
         """The guesses of a node that may cost less than ``beta``, under this solver's levers.

@@ -30,14 +30,15 @@ def _key_hint(key: str) -> tuple[int, int] | None:
     return int(key[0]), int(key[2])
 
 
-def check_root(game: Game, root: Node, max_guesses: int | None = None) -> Stats:
+def check_root(game: Game, root: Node, max_guesses: int | None = None, consistent_only: bool = False) -> Stats:
     """Play every secret of ``game`` through the tree at ``root``; return the stats it achieves.
 
     Raises :class:`InvalidTree` naming the path of guesses and hints to the first problem (in
     depth-first order, branches in hint order): a guess that is not a legal code in canonical form;
     ``next`` on a node whose guess is the only secret left; a hint key that is not canonical, is the
     all-bulls hint, cannot occur in the game, or that no secret reaches; a hint that some secret gives
-    but has no branch; with ``max_guesses``, a secret that needs more guesses.
+    but has no branch; with ``max_guesses``, a secret that needs more guesses; with ``consistent_only``
+    (hard mode), a guess that is not a secret still possible where it is made.
     """
     histogram = [0]
     win = game.win_hint
@@ -51,6 +52,9 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None) -> Stats:
                 except CodeError as exc:
                     raise InvalidTree(path, f"guess {guess!r} is not a legal code: {exc}") from None
                 raise InvalidTree(path, f"guess {guess!r} is not written canonically: write {format_code(game, code)}")
+            if consistent_only and win not in groups:
+                raise InvalidTree(path, f"guess {guess} is not a possible secret here, but the file claims hard mode "
+                                        "(consistent_only: every guess a possible secret)")
             if groups.pop(win, None):
                 while len(histogram) <= depth:
                     histogram.append(0)
@@ -128,7 +132,8 @@ def check_claims(tree: Tree, stats: Stats) -> None:
     """Check every figure the provenance claims against ``stats``, what the tree really achieves.
 
     The claims ``treegen solve`` writes (docs/tree-format.md): ``objective``, ``max_guesses`` (the cap),
-    ``optimal_total``, ``lower_bound``, ``worst_case`` and ``impossible_within``. A claim of the wrong
+    ``optimal_total``, ``lower_bound``, ``worst_case`` and ``impossible_within`` (``consistent_only`` is
+    checked by the walk itself, see :func:`verify_tree`). A claim of the wrong
     type, or one that the tree contradicts, raises :class:`InvalidTree` naming the claim. Claims that no
     tree can show (that a bound is optimal) are the search's proof; what can be checked here is that
     the file is consistent: the total it claims optimal is its own total, its lower bound does not
@@ -179,7 +184,11 @@ def verify_tree(tree: Tree, max_guesses: int | None = None) -> Stats:
     Returns the recomputed stats; raises :class:`InvalidTree` at the first problem (see
     :func:`check_root`). Stats and claims are checked after the whole tree has been walked.
     """
-    stats = check_root(tree.game, tree.root, max_guesses)
+    prov = tree.provenance or {}
+    hard = prov.get("consistent_only", False)
+    if not isinstance(hard, bool):
+        raise InvalidTree((), f"provenance claim consistent_only: {hard!r} is not true or false")
+    stats = check_root(tree.game, tree.root, max_guesses, hard)
     stored = tree.stats
     for name in ("secrets", "total", "max_guesses", "histogram"):
         want, have = getattr(stats, name), getattr(stored, name)
