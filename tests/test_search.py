@@ -928,3 +928,35 @@ def test_verify_checks_the_hard_mode_claim(tmp_path, capsys):
     free.write_text(json.dumps(doc))
     status, _, err = run_main(capsys, "verify", str(free))
     assert status == 1 and "is not a possible secret here, but the file claims hard mode" in err
+
+
+# -- one node loop: the coordinator's root is the solver's node -----------------------------------------------
+
+
+@pytest.mark.parametrize("lever", LEVER_NAMES)
+@pytest.mark.parametrize("spec", ["bc:3:5", "mm:3:5"])
+def test_the_root_with_a_lever_off_is_the_solver_with_it_off(spec, lever, monkeypatch):
+    """The coordinator runs its root through the solver's own step: with any lever off, its root scans
+    the same guesses in the same order with the same bounds as Solver.solve's root with that lever off,
+    and the whole search finds the same total and tree. (Before, the root hard-coded best-first ordering
+    and the lookahead table, whatever the levers said.)"""
+    game = resolve_game(spec)
+    off = Options(**{lever: False})
+    roots: list = []
+    scan = Solver.scan
+
+    def spy(self, secrets, beta, history, depth):
+        result = scan(self, secrets, beta, history, depth)
+        if not history:
+            roots.append((self.lookahead, self.ordering, self.symmetry, result.guesses.tolist(), result.bounds.tolist()))
+        return result
+
+    monkeypatch.setattr(Solver, "scan", spy)
+    solver = Solver.with_options(game, None, off)
+    every = np.arange(game.size, dtype=np.int32)
+    total = solver.solve(every, INF)
+    wire = solver.tree(every)
+    assert len(roots) == 1
+    got = solve_game(game, "average", options=off)
+    assert len(roots) == 2 and roots[1] == roots[0]
+    assert (got.total, got.tree) == (total, wire)
