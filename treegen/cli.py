@@ -310,9 +310,14 @@ def cmd_solve(args) -> int:
     check_memory(game)
     if args.checkpoint is not None and output_folder(args.checkpoint):
         print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)
-    workers, note = plan_workers(game, asked)
-    if note and args.workers is not None:  # said only to whoever asked for a number of workers
-        print(f"treegen: {note}", file=sys.stderr)
+    if args.address is not None and args.executor != "ray":
+        raise TreegenError("--address applies only with --executor ray")
+    if args.executor == "ray":
+        workers = asked
+    else:
+        workers, note = plan_workers(game, asked)
+        if note and args.workers is not None:  # said only to whoever asked for a number of workers
+            print(f"treegen: {note}", file=sys.stderr)
     options = Options(
         symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
         memo=not args.no_memo, two_phase=not args.no_two_phase,
@@ -346,7 +351,7 @@ def cmd_solve(args) -> int:
         tree = solve_game(
             game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
             options, warn=_stderr_line(bar), timings=timings if args.timings else None,
-            consistent_only=args.consistent_only,
+            consistent_only=args.consistent_only, executor=args.executor, address=args.address,
         )
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
@@ -508,7 +513,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen solve --game mastermind --max-guesses 5      # least total within 5 guesses: 5626\n"
         "  treegen solve --game mastermind --objective worst    # 5 guesses, 4 impossible\n"
         "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
-        "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n",
+        "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
+        "  treegen solve --executor ray --address auto       # on a Ray cluster (ray start --head, then workers)\n",
     )
     _add_game(p)
     p.add_argument("--objective", choices=("average", "worst"), default="average",
@@ -520,6 +526,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "through to its target")
     p.add_argument("--workers", type=int, default=None, metavar="K",
                    help="worker processes (default and most: every core); the output is the same for any K")
+    p.add_argument("--executor", choices=("processes", "ray"), default="processes",
+                   help="where subproblems run: local worker processes (default) or Ray (pip install -e '.[ray]')")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="with --executor ray: 'auto' joins this machine's Ray cluster (ray start), or a Ray "
+                   "address; without it a local Ray of --workers CPUs starts on loopback")
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="record finished subproblems in DIR (created if its parent exists); a rerun with the "
                    "same DIR resumes; a DIR of another search is refused")

@@ -179,6 +179,54 @@ class ProcessExecutor:
         self.pool.shutdown(wait=True)
 
 
+class RayExecutor:
+    """Tasks on a Ray cluster: ``address`` None starts a local one of ``workers`` CPUs on loopback,
+    ``"auto"`` joins the cluster this machine belongs to (``ray start``), any other value is a Ray address.
+
+    Results come back to this process (the driver), which alone writes checkpoints, so a killed driver
+    resumes from its folder like any other run. Every node must have the same treegen installed.
+    """
+
+    def __init__(self, workers: int, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise TreegenError(
+                "--executor ray needs Ray, which is not installed: pip install -e '.[ray]' (or pip install ray)"
+            ) from None
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+            try:
+                if address is None:
+                    ray.init(num_cpus=workers, _node_ip_address="127.0.0.1", **options)
+                else:
+                    ray.init(address=address, **options)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                where = "a local Ray" if address is None else f"the Ray cluster at {address}"
+                raise TreegenError(f"cannot start or join {where}: {exc}".splitlines()[0]) from None
+        self.processes = max(1, int(ray.cluster_resources().get("CPU", workers)))
+        self.remote = ray.remote(num_cpus=1, max_retries=0)(_run_task)
+        self.refs: list = []
+
+    def submit(self, fn, *args) -> Future:
+        assert fn is _run_task, "the Ray executor runs search tasks only"
+        ref = self.remote.remote(*args)
+        self.refs.append(ref)
+        return ref.future()
+
+    def close(self) -> None:
+        for ref in self.refs:
+            try:
+                self.ray.cancel(ref, force=True)
+            except Exception:  # already finished, or the cluster is gone: nothing left to stop
+                pass
+        self.refs = []
+        if self.started:
+            self.ray.shutdown()
+
+
 # -- tasks ----------------------------------------------------------------------------------------------------
 
 
@@ -499,7 +547,18 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
     return workers, None
 
 
-def _executor(workers: int) -> Executor:
+EXECUTORS = ("processes", "ray")
+
+
+def make_executor(kind: str, workers: int, address: str | None = None) -> Executor:
+    """The executor named ``kind``: ``processes`` (local worker processes; inline for one worker) or
+    ``ray`` (a local Ray of ``workers`` CPUs, or the cluster at ``address``, ``auto`` for this machine's)."""
+    if kind == "ray":
+        return RayExecutor(workers, address)
+    if kind != "processes":
+        raise TreegenError(f"unknown executor {kind!r}; use one of {', '.join(EXECUTORS)}")
+    if address is not None:
+        raise TreegenError("--address applies only with --executor ray")
     return ProcessExecutor(workers) if workers > 1 else InlineExecutor()
 
 
@@ -514,6 +573,8 @@ def solve_game(
     warn: Callable[[str], None] | None = None,
     timings: Callable[[], dict] | None = None,
     consistent_only: bool = False,
+    executor: str = "processes",
+    address: str | None = None,
 ) -> Tree:
     """The optimal tree of ``game`` for ``objective``, checked, with its proof figures in provenance.
 
@@ -521,7 +582,8 @@ def solve_game(
     - ``worst``: least maximum number of guesses (proving one fewer impossible), then least total within
       it; a ``max_guesses`` below that maximum is Infeasible.
 
-    ``workers`` processes (see :func:`plan_workers`; the tree is the same for any number), an optional
+    ``workers`` processes (see :func:`plan_workers`) on ``executor`` (``processes`` or ``ray``, with its
+    ``address``: see :func:`make_executor`; the tree is the same for any executor and workers), an optional
     ``checkpoint`` folder, ``progress(done, total, note)`` and ``warn(message)`` callbacks, and
     ``timings()``, whose dict is added to the provenance at the end (None: the file records no timings,
     so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret. Raises Infeasible when no tree fits in ``max_guesses``,
@@ -565,8 +627,11 @@ def solve_game(
         nodes += probe.counts.nodes
     if cap is not None and cap >= UNCAPPED:
         cap = None  # no tree of a supported game is this deep: the cap cannot bind
-    used, _ = plan_workers(game, workers)
-    run = Coordinator(game, cap, options, consistent_only, _executor(used), store, report, warn)
+    if executor == "ray":
+        used = workers  # the cluster's CPUs decide; a small game is still worth a cluster's word
+    else:
+        used, _ = plan_workers(game, workers)
+    run = Coordinator(game, cap, options, consistent_only, make_executor(executor, used, address), store, report, warn)
     try:
         depth = cap if cap is not None else UNCAPPED
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()
