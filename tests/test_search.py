@@ -93,18 +93,20 @@ class Brute:
     def everything(self) -> frozenset:
         return frozenset(range(len(self.codes)))
 
-    def cost(self, secrets, depth: int | None = None) -> float:
-        """Least total guesses for ``secrets`` with at most ``depth`` guesses each (math.inf: impossible)."""
+    def cost(self, secrets, depth: int | None = None, hard: bool = False) -> float:
+        """Least total guesses for ``secrets`` with at most ``depth`` guesses each (math.inf: impossible);
+        ``hard``: every guess must be one of the secrets still possible."""
         secrets = frozenset(secrets)
         if depth is not None and depth < 1:
             return math.inf
         if len(secrets) == 1:
             return 1
-        key = (secrets, depth)
+        key = (secrets, depth, hard)
         if key in self.memo:
             return self.memo[key]
         best = math.inf
-        for g, row in enumerate(self.hint):
+        for g in sorted(secrets) if hard else range(len(self.hint)):
+            row = self.hint[g]
             classes: dict = {}
             for s in secrets:
                 classes.setdefault(row[s], []).append(s)
@@ -112,7 +114,7 @@ class Brute:
             if len(classes) == 1 and len(next(iter(classes.values()))) == len(secrets):
                 continue  # g tells nothing about this set
             total = len(secrets) + sum(
-                self.cost(c, None if depth is None else depth - 1) for c in classes.values()
+                self.cost(c, None if depth is None else depth - 1, hard) for c in classes.values()
             )
             best = min(best, total)
         self.memo[key] = best
@@ -866,33 +868,11 @@ def test_committed_trees_verify(path):
 # -- hard mode: every guess a possible secret ----------------------------------------------------------------
 
 
-def hard_cost(b: Brute, secrets, depth=None, memo=None) -> float:
-    """Least total when every guess must be one of ``secrets`` (the possible secrets), by exhaustion."""
-    memo = {} if memo is None else memo
-    secrets = frozenset(secrets)
-    if depth is not None and depth < 1:
-        return math.inf
-    if len(secrets) == 1:
-        return 1
-    key = (secrets, depth)
-    if key not in memo:
-        best = math.inf
-        for g in secrets:
-            classes: dict = {}
-            for s in secrets:
-                classes.setdefault(b.hint[g][s], []).append(s)
-            classes.pop(b.win, None)
-            best = min(best, len(secrets) + sum(
-                hard_cost(b, c, None if depth is None else depth - 1, memo) for c in classes.values()))
-        memo[key] = best
-    return memo[key]
-
-
 @pytest.mark.parametrize("spec", TINY + EDGE)
 def test_hard_mode_matches_brute_force(spec, brute, naive, tmp_path):
     game, b = resolve_game(spec), brute(spec)
     result = solve_game(game, "average", consistent_only=True)
-    assert result.total == hard_cost(b, b.everything)
+    assert result.total == b.cost(b.everything, hard=True)
     assert result.total >= b.cost(b.everything)
     # every guess of the tree is a secret still possible where it is made
     codes = naive_codes(game)
@@ -909,9 +889,9 @@ def test_hard_mode_matches_brute_force(spec, brute, naive, tmp_path):
     visit(result.tree, list(range(len(codes))))
     worst = solve_game(game, "worst", consistent_only=True)
     d = 1
-    while hard_cost(b, b.everything, d) == math.inf:
+    while b.cost(b.everything, d, hard=True) == math.inf:
         d += 1
-    assert worst.worst == d and worst.total == hard_cost(b, b.everything, d)
+    assert worst.worst == d and worst.total == b.cost(b.everything, d, hard=True)
 
 
 def test_verify_checks_the_hard_mode_claim(tmp_path, capsys):
