@@ -940,3 +940,59 @@ def test_the_root_with_a_lever_off_is_the_solver_with_it_off(spec, lever, monkey
     got = solve_game(game, "average", options=off)
     assert len(roots) == 2 and roots[1] == roots[0]
     assert (got.total, got.tree) == (total, wire)
+
+
+# -- crush: least worst case, then fewest secrets at it, then least total ---------------------------------------
+
+
+def crush_cost(b: Brute, secrets, depth: int, memo: dict) -> tuple:
+    """(secrets solved with the last of ``depth`` guesses, total), least in that order, by exhaustion over
+    every code as the guess; (inf, inf) when no tree fits. Written apart from the search's single price."""
+    secrets = frozenset(secrets)
+    if depth < 1:
+        return (math.inf, math.inf)
+    if len(secrets) == 1:
+        return (1 if depth == 1 else 0, 1)
+    key = (secrets, depth)
+    if key not in memo:
+        best = (math.inf, math.inf)
+        for g, row in enumerate(b.hint):
+            classes: dict = {}
+            for s in secrets:
+                classes.setdefault(row[s], []).append(s)
+            won = classes.pop(b.win, None)
+            if not won and len(classes) == 1:
+                continue  # g tells nothing
+            at_last, total = (1 if (won and depth == 1) else 0), len(secrets)
+            for c in classes.values():
+                sub = crush_cost(b, c, depth - 1, memo)
+                at_last, total = at_last + sub[0], total + sub[1]
+            best = min(best, (at_last, total))
+        memo[key] = best
+    return memo[key]
+
+
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_crush_matches_brute_force(spec, brute, naive):
+    game, b = resolve_game(spec), brute(spec)
+    worst = b.least_worst()
+    want = crush_cost(b, b.everything, worst, {})
+    tree = coordinator.solve_game(game, "crush")
+    prov = tree.provenance
+    assert (prov["worst_case"], prov["at_worst"], prov["optimal_total"]) == (worst, *want)
+    assert tree.stats.histogram[-1] == want[0] and tree.stats.max_guesses == worst
+    need = walk_nested(game, node_to_nested(game, tree.root), naive)
+    assert sum(need.values()) == want[1] and sum(1 for v in need.values() if v == worst) == want[0]
+
+
+def test_verify_checks_the_crush_claims(tmp_path, capsys):
+    out = tmp_path / "crush.json"
+    status, stdout, err = run_main(capsys, "solve", "--game", "mm:3:3", "--objective", "crush", "-q", "-o", str(out))
+    assert status == 0, err
+    assert "secrets need all 4 guesses, and no tree has fewer" in stdout
+    doc = read_json(out)
+    assert doc["strategy"] == "optimal-crush" and doc["provenance"]["at_worst"] == doc["stats"]["histogram"][-1]
+    doc["provenance"]["at_worst"] -= 1
+    out.write_text(json.dumps(doc))
+    status, _, err = run_main(capsys, "verify", str(out))
+    assert status == 1 and "provenance claim at_worst" in err

@@ -375,13 +375,16 @@ def cmd_solve(args) -> int:
     seconds = time.perf_counter() - start
     save_tree(tree, out)
     prov = tree.provenance
-    what = {"average": "least total", "worst": "least worst case, then least total"}[objective]
+    what = {"average": "least total", "worst": "least worst case, then least total",
+            "crush": "least worst case, then fewest secrets at it, then least total"}[objective]
     if args.consistent_only:
         what += ", every guess a possible secret"
     cap = f" within {prov['max_guesses']} guesses" if prov["max_guesses"] is not None else ""
     print(f"{tree.strategy} for {game.name} ({what}{cap}): wrote {out}")
     if "worst_case" in prov:
         print(f"proved   every secret within {prov['worst_case']} guesses; within {prov['impossible_within']} is impossible")
+    if "at_worst" in prov:
+        print(f"proved   {prov['at_worst']} secrets need all {prov['worst_case']} guesses, and no tree has fewer")
     print(f"proved   optimal total {prov['optimal_total']} (lower bound {prov['lower_bound']})")
     print(format_stats(tree.stats))
     print(f"nodes    {prov['nodes']}")
@@ -512,13 +515,15 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen solve --game mastermind                      # least total: 5625\n"
         "  treegen solve --game mastermind --max-guesses 5      # least total within 5 guesses: 5626\n"
         "  treegen solve --game mastermind --objective worst    # 5 guesses, 4 impossible\n"
+        "  treegen solve --game mastermind --objective crush    # 5 guesses, then fewest secrets needing 5\n"
         "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
         "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
         "  treegen solve --executor ray --address auto       # on a Ray cluster (ray start --head, then workers)\n",
     )
     _add_game(p)
-    p.add_argument("--objective", choices=("average", "worst"), default="average",
-                   help="average: least total guesses; worst: least maximum, then least total (default average)")
+    p.add_argument("--objective", choices=("average", "worst", "crush"), default="average",
+                   help="average: least total guesses; worst: least maximum, then least total; crush: least "
+                   "maximum, then fewest secrets needing it, then least total (default average)")
     p.add_argument("--max-guesses", type=int, default=None, metavar="N",
                    help="every secret must be solved within N guesses (exit 1 with a proof if impossible)")
     p.add_argument("-o", "--output", default=None, metavar="FILE",

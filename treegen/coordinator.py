@@ -36,8 +36,8 @@ from .search import INF, UNCAPPED, Options, SearchTables, Solver, search_tables,
 from .tree import Node, Tree, Wire
 from .verify import make_tree
 
-Objective = Literal["average", "worst"]
-OBJECTIVES: tuple[Objective, ...] = ("average", "worst")
+Objective = Literal["average", "worst", "crush"]
+OBJECTIVES: tuple[Objective, ...] = ("average", "worst", "crush")
 
 # Games this small are searched in one process whatever the workers: the whole search takes about as
 # long as starting a worker. The output is the same either way.
@@ -81,9 +81,10 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def wire_cost(t: SearchTables, secrets: np.ndarray, wire, depth: int) -> int | None:
-    """The total of ``wire`` over ``secrets`` within ``depth`` guesses, or None when it is not a
-    complete, well-formed tree for them (a check independent of how the tree was found)."""
+def wire_cost(t: SearchTables, secrets: np.ndarray, wire, depth: int, extra: int = 0) -> int | None:
+    """The cost of ``wire`` over ``secrets`` within ``depth`` guesses (its total, plus ``extra`` for each
+    secret solved with the last of them), or None when it is not a complete, well-formed tree for them
+    (a check independent of how the tree was found)."""
     if not (isinstance(wire, list) and len(wire) == 2 and _is_int(wire[0]) and isinstance(wire[1], list)):
         return None
     g, children = wire
@@ -95,11 +96,11 @@ def wire_cost(t: SearchTables, secrets: np.ndarray, wire, depth: int) -> int | N
                for h in range(t.nh) if h != t.win and starts[h + 1] > starts[h]}
     if len(children) != len(classes):
         return None
-    total = n
+    total = n + (extra if depth == 1 and starts[t.win + 1] > starts[t.win] else 0)
     for child in children:
         if not (isinstance(child, list) and len(child) == 2 and _is_int(child[0]) and child[0] in classes):
             return None
-        cost = wire_cost(t, classes.pop(child[0]), child[1], depth - 1)
+        cost = wire_cost(t, classes.pop(child[0]), child[1], depth - 1, extra)
         if cost is None:
             return None
         total += cost
@@ -231,14 +232,14 @@ class RayExecutor:
 
 
 @cache
-def _worker_solver(game: Game, cap: int | None, options: Options, hard: bool) -> Solver:
-    return Solver.with_options(game, cap, options, hard)
+def _worker_solver(game: Game, cap: int | None, options: Options, hard: bool, extra: int) -> Solver:
+    return Solver.with_options(game, cap, options, hard, extra)
 
 
-def _run_task(game: Game, cap: int | None, options: Options, hard: bool, secrets: np.ndarray, beta: int,
+def _run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: int, secrets: np.ndarray, beta: int,
               history: tuple[Code, ...], depth: int) -> Outcome:
     """One subproblem, on an executor: solve it from a fresh memo and return its value and tree."""
-    solver = _worker_solver(game, cap, options, hard)
+    solver = _worker_solver(game, cap, options, hard, extra)
     solver.reset()
     value = solver.solve(secrets, beta, history, depth)
     exact = value < beta
@@ -295,17 +296,18 @@ class Coordinator:
     """One search of one game: the coordinators of the tree's top, an executor for the rest, and the
     checkpoint store (None: no checkpoints)."""
 
-    def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, executor: Executor,
+    def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, extra: int, executor: Executor,
                  store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None]) -> None:
         self.game = game
         self.cap = cap
         self.options = options
         self.hard = hard
+        self.extra = extra
         self.executor = executor
         self.store = store
         self.progress = progress
         self.warn = warn
-        self.tables = search_tables(game)
+        self.tables = search_tables(game, extra)
         # Coordinators and chains only wait on tasks or on each other downwards, never on a sibling, so
         # a generous thread pool cannot deadlock. Inline, everything runs on the caller's thread.
         self.threads = ThreadPoolExecutor(256, thread_name_prefix="treegen-coordinator") if executor.processes > 1 else None
@@ -344,7 +346,7 @@ class Coordinator:
             if d["exact"] != (value < beta):
                 return f"it says exact={d['exact']} for value {value} under beta {beta}"
             if d["exact"]:
-                cost = wire_cost(self.tables, secrets, d.get("tree"), depth)
+                cost = wire_cost(self.tables, secrets, d.get("tree"), depth, self.extra)
                 if cost is None:
                     return "its tree does not solve the subproblem's secrets"
                 if cost != value:
@@ -365,8 +367,8 @@ class Coordinator:
                 fut.set_result(Outcome.from_obj(stored))
                 self._done(fut, None)
                 return fut
-        inner = self.executor.submit(_run_task, self.game, self.cap, self.options, self.hard, secrets, beta, history,
-                                     depth)
+        inner = self.executor.submit(_run_task, self.game, self.cap, self.options, self.hard, self.extra, secrets,
+                                     beta, history, depth)
         # Whoever waits sees the outcome only once its nodes are counted and its checkpoint is on disk.
         outer: Future = Future()
         inner.add_done_callback(lambda f: self._settle(f, key, outer))
@@ -420,7 +422,7 @@ class Coordinator:
 
         Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
         """
-        solver = Solver.with_options(self.game, self.cap, self.options, self.hard)
+        solver = Solver.with_options(self.game, self.cap, self.options, self.hard, self.extra)
         scan = solver.scan(secrets, beta, history, depth)
         best: tuple[Code, Wire] | None = None
         start = 0
@@ -459,12 +461,18 @@ class Coordinator:
                     beta = total
                     best = (g, self._children(g, members, starts, subtrees))
                     if level == 0:
-                        self.progress.say(f"best total {beta}")
+                        self.progress.say(self._best_note(beta))
                 else:
                     scan.least = min(scan.least, total)
         if best is None:
             return Outcome(min(scan.least, INF), False, 0)
         return Outcome(beta, True, 0, [best[0], best[1]])
+
+    def _best_note(self, cost: int) -> str:
+        if not self.extra:
+            return f"best total {cost}"
+        at_cap, total = divmod(cost, self.extra)
+        return f"best: {at_cap} at {self.cap} guesses, total {total}"
 
     @staticmethod
     def _gather(total: int, futures) -> tuple[int, dict | None]:
@@ -581,13 +589,17 @@ def solve_game(
     - ``average``: least total guesses over all secrets, within ``max_guesses`` if given.
     - ``worst``: least maximum number of guesses (proving one fewer impossible), then least total within
       it; a ``max_guesses`` below that maximum is Infeasible.
+    - ``crush``: least maximum N as for ``worst``, then the fewest secrets that need all N guesses, then
+      the least total. One search does both: each secret solved with the N-th guess costs ``N * size + 1``
+      more, which exceeds any total within N guesses, so a cost orders trees by that count first.
 
     ``workers`` processes (see :func:`plan_workers`) on ``executor`` (``processes`` or ``ray``, with its
     ``address``: see :func:`make_executor`; the tree is the same for any executor and workers), an optional
     ``checkpoint`` folder, ``progress(done, total, note)`` and ``warn(message)`` callbacks, and
     ``timings()``, whose dict is added to the provenance at the end (None: the file records no timings,
-    so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret. Raises Infeasible when no tree fits in ``max_guesses``,
-    SearchBug when the tree built does not achieve what the search proved.
+    so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret.
+    Raises Infeasible when no tree fits in ``max_guesses``, SearchBug when the tree built does not achieve
+    what the search proved.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
@@ -603,13 +615,14 @@ def solve_game(
     nodes = 0
     worst = None
     cap = max_guesses
-    if objective == "worst" or max_guesses is not None:
+    least_worst = objective in ("worst", "crush")
+    if least_worst or max_guesses is not None:
         # Feasibility is cheap next to the average search: settle the cap first.
         probe = Solver(game, None, options.symmetry, consistent_only=consistent_only)
         depth = 1
         while probe.bounds.lb[depth, game.size] >= INF:
             depth += 1  # the counting bound alone rules these out
-        if objective == "worst":
+        if least_worst:
             while depth <= UNCAPPED:
                 probe.cap = depth
                 report.say(f"trying {depth} guesses")
@@ -631,7 +644,10 @@ def solve_game(
         used = workers  # the cluster's CPUs decide; a small game is still worth a cluster's word
     else:
         used, _ = plan_workers(game, workers)
-    run = Coordinator(game, cap, options, consistent_only, make_executor(executor, used, address), store, report, warn)
+    # The crush price of a secret at the cap: more than any total within the cap (at most cap * size).
+    extra = cap * game.size + 1 if objective == "crush" else 0
+    run = Coordinator(game, cap, options, consistent_only, extra, make_executor(executor, used, address), store, report,
+                      warn)
     try:
         depth = cap if cap is not None else UNCAPPED
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()
@@ -639,34 +655,41 @@ def solve_game(
         run.close()
     if not outcome.exact:
         raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
-    return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, outcome, nodes + run.nodes, timings)
+    return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + run.nodes,
+                        timings)
 
 
 def strategy_name(objective: Objective, cap: int | None, consistent_only: bool = False) -> str:
-    """The ``strategy`` of a proved tree: optimal-average, optimal-average-max5, optimal-worst, with
-    ``-hard`` for hard mode."""
-    if objective == "worst":
-        name = "optimal-worst"
+    """The ``strategy`` of a proved tree: optimal-average, optimal-average-max5, optimal-worst,
+    optimal-crush, with ``-hard`` for hard mode."""
+    if objective in ("worst", "crush"):
+        name = f"optimal-{objective}"
     else:
         name = f"optimal-average-max{cap}" if cap is not None else "optimal-average"
     return name + ("-hard" if consistent_only else "")
 
 
 def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int | None, worst: int | None, hard: bool,
-                 outcome: Outcome, nodes: int, timings: Callable[[], dict] | None) -> Tree:
+                 extra: int, outcome: Outcome, nodes: int, timings: Callable[[], dict] | None) -> Tree:
     """The tree of a finished search with its proof figures, after checking that it achieves them
-    (``asked``: the cap the user gave, which names the strategy; ``cap``: the one the search used)."""
+    (``asked``: the cap the user gave, which names the strategy; ``cap``: the one the search used;
+    ``extra``: the crush price, so that the proved cost is total + extra * (secrets at the cap))."""
+    at_cap, total = divmod(outcome.value, extra) if extra else (None, outcome.value)
+    if extra and total > cap * game.size:  # the price exceeds any total, so the remainder is the total
+        raise SearchBug(f"the search proved cost {outcome.value}, which is no count and total under price {extra}")
     provenance: dict = {
         "objective": objective,
         "max_guesses": cap,
-        "optimal_total": outcome.value,
-        "lower_bound": outcome.value,
+        "optimal_total": total,
+        "lower_bound": total,
     }
     if hard:
         provenance["consistent_only"] = True
     if worst is not None:
         provenance["worst_case"] = worst
         provenance["impossible_within"] = worst - 1
+    if at_cap is not None:
+        provenance["at_worst"] = at_cap
     provenance["nodes"] = nodes
     provenance["treegen"] = __version__
     if timings is not None:
@@ -676,8 +699,11 @@ def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int |
         tree = make_tree(game, strategy_name(objective, asked, hard), root, provenance)
     except TreegenError as exc:
         raise SearchBug(f"the search built an invalid tree: {exc}") from None
-    if tree.stats.total != outcome.value:
-        raise SearchBug(f"the search proved total {outcome.value} but built a tree of total {tree.stats.total}")
+    if tree.stats.total != total:
+        raise SearchBug(f"the search proved total {total} but built a tree of total {tree.stats.total}")
+    if at_cap is not None and tree.stats.histogram[-1] != at_cap:
+        raise SearchBug(f"the search proved {at_cap} secrets at {cap} guesses but built a tree with "
+                        f"{tree.stats.histogram[-1]}")
     if worst is not None and tree.stats.max_guesses != worst:
         raise SearchBug(f"the search proved worst case {worst} but built a tree that needs {tree.stats.max_guesses}")
     if cap is not None and tree.stats.max_guesses > cap:

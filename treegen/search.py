@@ -69,13 +69,18 @@ class Bounds:
     node at level j solves at most one secret, and there are at most b**(j-1) nodes at level j, so
     the cheapest conceivable tree fills levels 1, 2, ... greedily; if k exceeds 1 + b + ... + b**(d-1),
     no tree exists and the bound is INF.
+
+    ``extra`` is the crush objective's price of a secret solved with the last guess the cap allows: in
+    row d (d guesses left, the last of them at the cap) a secret at level d costs d + extra. Filling the
+    levels greedily still gives the least conceivable cost: it puts the fewest secrets at level d and
+    the least total on the others at once, so the bound stays valid for either part of the price.
     """
 
     b: int
     lb: np.ndarray  # (UNCAPPED + 1, n + 1) int64
 
     @classmethod
-    def for_game(cls, b: int, n: int) -> "Bounds":
+    def for_game(cls, b: int, n: int, extra: int = 0) -> Bounds:
         lb = np.full((UNCAPPED + 1, n + 1), INF, dtype=np.int64)
         for d in range(UNCAPPED + 1):
             total = 0
@@ -87,7 +92,7 @@ class Bounds:
                     k += 1
                     if k > n:
                         break
-                    total += level
+                    total += level + (extra if level == d else 0)
                     lb[d, k] = total
                 if k > n:
                     break
@@ -111,7 +116,15 @@ class SearchTables:
 
 
 @cache
-def search_tables(game: Game) -> SearchTables:
+def search_tables(game: Game, extra: int = 0) -> SearchTables:
+    """The tables of ``game``; ``extra``: the crush objective's price of the last guess (see Bounds)."""
+    if extra:
+        plain = search_tables(game)
+        bounds = Bounds.for_game(plain.bounds.b, game.size, extra)
+        fast = np.array([kernels.fast_bound_limit(row) for row in bounds.lb], dtype=np.int64)
+        excess = np.array([kernels.excess_bound_limit(row, t) for row, t in zip(bounds.lb, fast)], dtype=np.int64)
+        fast.flags.writeable = excess.flags.writeable = False
+        return SearchTables(plain.table, plain.hints, plain.nh, plain.win, bounds, plain.all_guesses, fast, excess)
     table = feedback_table(game)
     hints = sorted(game.possible_hints)
     remap = np.zeros(256, dtype=np.uint8)
@@ -265,7 +278,9 @@ class Solver:
     of equivalent guesses. ``lookahead`` enables the one-step lower bound per guess; without it a
     guess is bounded by |S| alone until its classes are split (for ablation). ``consistent_only`` is
     hard mode: every guess must be a secret still possible (the bounds below stay valid: each is a
-    minimum over more guesses than hard mode allows, so it can only be lower).
+    minimum over more guesses than hard mode allows, so it can only be lower). ``extra`` is the crush
+    objective: each secret solved with the cap's last guess costs ``extra`` more, so that with extra
+    above any total the cost orders trees by the secrets at the cap first, then by total.
     """
 
     game: Game
@@ -276,14 +291,18 @@ class Solver:
     memo_enabled: bool = True
     two_phase: bool = True
     consistent_only: bool = False
+    extra: int = 0
 
     @classmethod
-    def with_options(cls, game: Game, cap: int | None, options: Options, consistent_only: bool = False) -> Solver:
+    def with_options(cls, game: Game, cap: int | None, options: Options, consistent_only: bool = False,
+                     extra: int = 0) -> Solver:
         return cls(game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase,
-                   consistent_only)
+                   consistent_only, extra)
 
     def __post_init__(self) -> None:
-        t = search_tables(self.game)
+        if self.extra and self.cap is None:
+            raise ValueError("the crush price (extra) needs a cap: it prices the last guess the cap allows")
+        t = search_tables(self.game, self.extra)
         self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
         self.bounds, self.all_guesses = t.bounds, t.all_guesses
         self.fast_limit, self.excess_limit = t.fast_limit, t.excess_limit
@@ -388,13 +407,10 @@ class Solver:
         if depth is None:
             depth = self.full_depth()
         n = secrets.shape[0]
-        # Closed forms: one secret costs one guess; two cost 1 + 2 (guess either, then the other).
-        if n == 1:
-            return 1 if depth >= 1 else INF
-        if n == 2:
-            return 3 if depth >= 2 else INF
-        if self.bounds.lb[depth, n] >= INF:
-            return INF
+        # Closed forms: one secret costs one guess; two cost 1 + 2 (guess either, then the other). The
+        # counting bound is exactly that (with the crush price when the last of them is at the cap).
+        if n <= 2 or self.bounds.lb[depth, n] >= INF:
+            return int(self.bounds.lb[depth, n])
         keydepth = self._keydepth(depth)
         floor = 0
         entry = self.memo.get(secrets, keydepth) if self.memo_enabled else None
@@ -474,7 +490,7 @@ class Solver:
             depth = self.full_depth()
         n = secrets.shape[0]
         if n <= 2:
-            return small_tree(search_tables(self.game), secrets)
+            return small_tree(search_tables(self.game, self.extra), secrets)
         entry = self.memo.get(secrets, self._keydepth(depth))
         if entry is None or not entry.exact:
             self.solve(secrets, INF, history, depth)

@@ -121,7 +121,7 @@ def make_tree(game: Game, strategy: str, root: Node, provenance: Mapping[str, An
 
 # -- what a file claims ----------------------------------------------------------------------------
 
-OBJECTIVES = ("average", "worst")
+OBJECTIVES = ("average", "worst", "crush")
 
 
 def _int(value) -> bool:
@@ -132,8 +132,9 @@ def check_claims(tree: Tree, stats: Stats) -> None:
     """Check every figure the provenance claims against ``stats``, what the tree really achieves.
 
     The claims ``treegen solve`` writes (docs/tree-format.md): ``objective``, ``max_guesses`` (the cap),
-    ``optimal_total``, ``lower_bound``, ``worst_case`` and ``impossible_within`` (``consistent_only`` is
-    checked by the walk itself, see :func:`verify_tree`). A claim of the wrong
+    ``optimal_total``, ``lower_bound``, ``worst_case``, ``impossible_within`` and, for ``crush``,
+    ``at_worst`` (the secrets that need all worst_case guesses); ``consistent_only`` is checked by the
+    walk itself (see :func:`verify_tree`). A claim of the wrong
     type, or one that the tree contradicts, raises :class:`InvalidTree` naming the claim. Claims that no
     tree can show (that a bound is optimal) are the search's proof; what can be checked here is that
     the file is consistent: the total it claims optimal is its own total, its lower bound does not
@@ -144,7 +145,7 @@ def check_claims(tree: Tree, stats: Stats) -> None:
     def bad(claim: str, why: str) -> InvalidTree:
         return InvalidTree((), f"provenance claim {claim}: {why}")
 
-    for key in ("optimal_total", "lower_bound", "worst_case", "impossible_within"):
+    for key in ("optimal_total", "lower_bound", "worst_case", "impossible_within", "at_worst"):
         if key in prov and not _int(prov[key]):
             raise bad(key, f"{prov[key]!r} is not an integer")
     if "objective" in prov and prov["objective"] not in OBJECTIVES:
@@ -173,8 +174,16 @@ def check_claims(tree: Tree, stats: Stats) -> None:
             raise bad("max_guesses", f"the cap {cap} is not the proved worst case {worst}")
     elif "impossible_within" in prov:
         raise bad("impossible_within", "is claimed without a worst_case")
-    if prov.get("objective") == "worst" and "worst_case" not in prov:
-        raise bad("objective", "'worst' needs the worst_case it proved")
+    if prov.get("objective") in ("worst", "crush") and "worst_case" not in prov:
+        raise bad("objective", f"'{prov['objective']}' needs the worst_case it proved")
+    if "at_worst" in prov:
+        if "worst_case" not in prov:
+            raise bad("at_worst", "is claimed without a worst_case")
+        have = stats.histogram[-1] if stats.max_guesses == prov["worst_case"] else 0
+        if prov["at_worst"] != have:
+            raise bad("at_worst", f"{prov['at_worst']} secrets at {prov['worst_case']} guesses, but the tree has {have}")
+    elif prov.get("objective") == "crush":
+        raise bad("objective", "'crush' needs the at_worst count it proved")
 
 
 def verify_tree(tree: Tree, max_guesses: int | None = None) -> Stats:
