@@ -21,9 +21,10 @@ import hashlib
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Literal, Protocol
 
@@ -62,12 +63,19 @@ class TableTooLarge(TreegenError):
 @dataclass(frozen=True)
 class Outcome:
     """What a subproblem's search found: the exact ``value`` with its optimal ``tree`` (wire form) when
-    ``exact``, else a lower bound >= the beta it was given (``tree`` None). ``nodes``: the work done."""
+    ``exact``, else a lower bound >= the beta it was given (``tree`` None). ``nodes``: the work done.
+
+    ``work`` and ``span`` are measurements, never part of a result: the seconds of computing the
+    subproblem took in all, and along its longest chain of dependent computing (its critical path, what
+    no number of workers can shorten). A task's span is its work; a reused checkpoint's both are 0.
+    """
 
     value: int
     exact: bool
     nodes: int
     tree: Wire | None = None
+    work: float = field(default=0.0, compare=False)
+    span: float = field(default=0.0, compare=False)
 
     def to_obj(self) -> dict:
         return {"value": self.value, "exact": self.exact, "nodes": self.nodes, "tree": self.tree}
@@ -239,6 +247,7 @@ def _worker_solver(game: Game, cap: int | None, options: Options, hard: bool, ex
 def _run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: int, secrets: np.ndarray, beta: int,
               history: tuple[Code, ...], depth: int) -> Outcome:
     """One subproblem, on an executor: solve it from a fresh memo and return its value and tree."""
+    start = time.perf_counter()
     solver = _worker_solver(game, cap, options, hard, extra)
     solver.reset()
     value = solver.solve(secrets, beta, history, depth)
@@ -246,7 +255,8 @@ def _run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: 
     tree = solver.tree(secrets, depth, history) if exact else None
     counts = solver.counts
     solver.reset()
-    return Outcome(value, exact, counts.nodes + counts.bound_scans, tree)
+    seconds = time.perf_counter() - start
+    return Outcome(value, exact, counts.nodes + counts.bound_scans, tree, seconds, seconds)
 
 
 class _Done:
@@ -422,16 +432,27 @@ class Coordinator:
 
         Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
         """
+        clock = time.perf_counter()
         solver = Solver.with_options(self.game, self.cap, self.options, self.hard, self.extra)
         scan = solver.scan(secrets, beta, history, depth)
         best: tuple[Code, Wire] | None = None
         start = 0
+        # Measurements only: the coordinator's own seconds (its scans, timed apart from the subproblems
+        # it starts, which may run inline) count in its work and, wave by wave, in its span: its own scan
+        # of the wave, then the wave's longest job (an upper estimate, as jobs start while it scans).
+        own = time.perf_counter() - clock
+        work = span = 0.0
         while start < scan.guesses.shape[0]:
             # A wave: the first open guess alone while no total is known, then all the rest, each with
             # the beta of the wave's start (so that the schedule does not depend on timing).
             wave_beta = beta
             jobs = []
-            while (step := solver.next_open(scan, start, wave_beta, scan_all=True)) is not None:
+            while True:
+                clock = time.perf_counter()
+                step = solver.next_open(scan, start, wave_beta, scan_all=True)
+                own += time.perf_counter() - clock
+                if step is None:
+                    break
                 classes = list(step.classes())
                 total = step.total
                 g = step.guess
@@ -451,12 +472,15 @@ class Coordinator:
                 start = step.index + 1
                 if best is None:
                     break
-            else:
+            if step is None:
                 start = scan.guesses.shape[0]
             counts = solver.take_counts()
             self.count(counts.bound_scans + counts.nodes)
+            wave_span = 0.0
             for g, members, starts, job in jobs:
-                total, subtrees = job.result()
+                total, subtrees, job_work, job_span = job.result()
+                work += job_work
+                wave_span = max(wave_span, job_span)
                 if subtrees is not None and total < beta:
                     beta = total
                     best = (g, self._children(g, members, starts, subtrees))
@@ -464,9 +488,12 @@ class Coordinator:
                         self.progress.say(self._best_note(beta))
                 else:
                     scan.least = min(scan.least, total)
+            work += own
+            span += own + wave_span
+            own = 0.0
         if best is None:
-            return Outcome(min(scan.least, INF), False, 0)
-        return Outcome(beta, True, 0, [best[0], best[1]])
+            return Outcome(min(scan.least, INF), False, 0, None, work, span)
+        return Outcome(beta, True, 0, [best[0], best[1]], work, span)
 
     def _best_note(self, cost: int) -> str:
         if not self.extra:
@@ -475,29 +502,36 @@ class Coordinator:
         return f"best: {at_cap} at {self.cap} guesses, total {total}"
 
     @staticmethod
-    def _gather(total: int, futures) -> tuple[int, dict | None]:
-        """A guess's total from its classes' outcomes, with their trees if all are exact."""
+    def _gather(total: int, futures) -> tuple[int, dict | None, float, float]:
+        """A guess's total from its classes' outcomes, with their trees if all are exact (and the
+        classes' work, and their span: they ran side by side)."""
         subtrees: dict | None = {}
+        work = span = 0.0
         for h, base, fut in futures:
             outcome = fut.result()
             total += outcome.value - base
+            work += outcome.work
+            span = max(span, outcome.span)
             if not outcome.exact:
                 subtrees = None
             elif subtrees is not None:
                 subtrees[h] = outcome.tree
-        return total, subtrees
+        return total, subtrees, work, span
 
-    def _chain(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None]:
+    def _chain(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None, float, float]:
         """A guess's classes searched in turn: (total, trees) if the guess costs less than beta,
-        else (a lower bound >= beta, None) from the first class that shows it."""
+        else (a lower bound >= beta, None) from the first class that shows it (with their work, and
+        their span: one after the other)."""
         subtrees = {}
+        work = 0.0
         for h, cls, base in classes:
             outcome = self.subproblem(cls, beta - (total - base), history, depth, level).result()
             total += outcome.value - base
+            work += outcome.work
             if not outcome.exact:
-                return total, None
+                return total, None, work, work
             subtrees[h] = outcome.tree
-        return total, subtrees
+        return total, subtrees, work, work
 
     def _spawn(self, fn, *args):
         """Run a coordinating function on a thread of its own (inline without worker processes)."""
@@ -583,6 +617,7 @@ def solve_game(
     consistent_only: bool = False,
     executor: str = "processes",
     address: str | None = None,
+    profile: dict | None = None,
 ) -> Tree:
     """The optimal tree of ``game`` for ``objective``, checked, with its proof figures in provenance.
 
@@ -599,7 +634,8 @@ def solve_game(
     ``timings()``, whose dict is added to the provenance at the end (None: the file records no timings,
     so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret.
     Raises Infeasible when no tree fits in ``max_guesses``, SearchBug when the tree built does not achieve
-    what the search proved.
+    what the search proved. ``profile``, if given, receives the measured ``work`` and ``span`` seconds
+    of the search after the cap is settled (see :class:`Outcome`) and the number of ``tasks``.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
@@ -653,6 +689,8 @@ def solve_game(
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()
     finally:
         run.close()
+    if profile is not None:
+        profile.update(work=outcome.work, span=outcome.span, tasks=report.total)
     if not outcome.exact:
         raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
     return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + run.nodes,

@@ -1,0 +1,51 @@
+"""How far the search's schedule can spread: its work, its critical path, and the speed-up they allow.
+
+    python scripts/critical_path.py                          # bulls-cows, one process
+    python scripts/critical_path.py --game numbers-baseball  # about 40 minutes
+    python scripts/critical_path.py --game mm:4:8 --workers 2
+
+The schedule of subproblems is fixed (it does not depend on workers or timing), so its critical path, the
+longest chain of computing in which each piece waits for the one before (a coordinator's own scans, then
+in each wave its longest job: all classes of the best-first guess side by side, or one other guess's
+classes one after another), bounds the run time on any number of workers. Work / span is the most any
+number of workers could speed it up (Brent: with p workers the time is at most work / p + span). Run it
+with one worker for task times undisturbed by each other; the figures are measured seconds, so they vary
+a little from run to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from treegen.coordinator import solve_game
+from treegen.rules import resolve_game
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="bulls-cows")
+    parser.add_argument("--objective", default="average", choices=("average", "worst", "crush"))
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args(argv)
+    game = resolve_game(args.game)
+    profile: dict = {}
+    start = time.perf_counter()
+    tree = solve_game(game, args.objective, workers=args.workers, profile=profile)
+    wall = time.perf_counter() - start
+    work, span = profile["work"], profile["span"]
+    print(f"{game.name}, {args.objective}: total {tree.stats.total}, {profile['tasks']} subproblems, "
+          f"{args.workers} worker{'s' if args.workers != 1 else ''}, {wall:.1f} s wall")
+    print(f"work  {work:9.1f} s   (computing, summed over every subproblem and coordinator)")
+    print(f"span  {span:9.1f} s   (the critical path)")
+    print(f"most speed-up  {work / span:6.1f}x   (work / span)")
+    for p in (2, 8, 64):
+        bound = work / p + span
+        print(f"  {p:3d} workers: at least {max(work / p, span):8.1f} s, at most about {bound:8.1f} s "
+              f"(speed-up {work / bound:5.1f}x to {work / max(work / p, span):5.1f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
