@@ -839,9 +839,14 @@ def parse_arfst23(
 
 
 def format_arfst23(tree: Tree) -> str:
-    """The tree as an arfst23 punch card: rows in breadth-first order, one column per possible hint."""
+    """The tree as an arfst23 punch card, laid out as arfst23's program writes it.
+
+    Rows in breadth-first order, numbered from 000; one column per hint of P positions except the
+    impossible (P-1 bulls, 1 cow), in bulls-then-cows order, even for hints that this game never gives.
+    """
     game = tree.game
-    cols = sorted(game.possible_hints)
+    p = game.positions
+    cols = [game.hint(a, b) for a in range(p + 1) for b in range(p + 1 - a) if not (a == p - 1 and b == 1)]
     win = game.win_hint
     rows: list[tuple[Node, int, list]] = [(tree.root, 1, list(game.codes))]
     number: dict[int, int] = {}
@@ -854,10 +859,10 @@ def format_arfst23(tree: Tree) -> str:
             if child.next or _code_text(game, groups[h][0]) != child.guess or len(groups[h]) != 1:
                 rows.append((child, d + 1, groups[h]))
         k += 1
-    width = max(3, len(str(len(rows) - 1)))
+    width = 3  # arfst23 writes %03d; longer numbers just widen their row
     ids = {id(node): i for i, (node, _, _) in enumerate(rows)}
     dash = "-" * game.positions
-    lead = width + 1 + len(str(max(d for _, d, _ in rows))) + 1 + game.positions + 1
+    lead = width + 1 + 1 + 1 + game.positions + 1  # the header is indented past "000 1 GUESS "
     out = [" " * lead + " ".join(_peg_text(game, h) for h in cols) + "\n"]
     for i, (node, d, secrets) in enumerate(rows):
         groups = _partition(game, _parse_own(game, node.guess), secrets)
@@ -866,6 +871,9 @@ def format_arfst23(tree: Tree) -> str:
         for h in cols:
             if h == win:
                 cells.append(node.guess if win in groups else dash)
+                continue
+            if h not in game.possible_hints:
+                cells.append(dash)
                 continue
             child = kids.get(format_hint(game, h))
             if child is None:
@@ -1115,6 +1123,38 @@ def format_csv(tree: Tree) -> str:
 
 
 # -- import and export -----------------------------------------------------------------------------
+
+
+def check_output(path: str, source: str | None = None) -> None:
+    """Refuse an output path that is empty, a folder, in a missing folder, or the input file itself."""
+    if not path or not path.strip():
+        raise FormatError("the output file name is empty; give one with -o, e.g. -o tree.json")
+    if os.path.isdir(path):
+        raise FormatError(f"cannot write {path}: it is a folder; give a file name with -o")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FormatError(f"cannot write {path}: folder {folder} does not exist")
+    if source is not None and os.path.exists(path) and os.path.samefile(path, source):
+        raise FormatError(f"-o {path} is the input file; write to another file")
+
+
+def save_text(text: str, path: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file in the same folder, then a rename."""
+    directory, name = os.path.split(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        with open(tmp, "x", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise FormatError(f"cannot write {path}: {exc.strerror or exc}") from None
+
 
 _PARSERS = {
     "paths": parse_paths,
