@@ -126,12 +126,16 @@ def guess_game(positions: int, secrets: int) -> Game | None:
         return None
 
 
-def _symbol_map(game: Game, used: set[str], given: str | None) -> tuple[dict[str, str] | None, str | None]:
+def _symbol_map(
+    game: Game, used: set[str], given: str | None, occurrences: Iterator[tuple[str, int, int]] = iter(()),
+    source: str = "",
+) -> tuple[dict[str, str] | None, str | None]:
     """The map from the file's symbols to the game's, and its ``FROM=TO`` text (None: identity).
 
     Without ``given``: identity when every symbol used is in the game's alphabet; otherwise the file is
     taken to write the game's symbols in order as 0..N-1, 1..N or A.. (the first of these that holds
-    every symbol used), which is what tools that number colours do.
+    every symbol used), which is what tools that number colours do. ``occurrences`` (code, line,
+    column) locate a symbol that fits no map in the message.
     """
     if given is not None:
         mapping = parse_alphabet_map(given)
@@ -148,9 +152,15 @@ def _symbol_map(game: Game, used: set[str], given: str | None) -> tuple[dict[str
     for src in (SYMBOLS[:n], SYMBOLS[1 : n + 1], SYMBOLS[10 : 10 + n]):
         if len(src) == n and used <= set(src):
             return dict(zip(src, game.alphabet)), f"{src}={game.alphabet}"
+    where = f"{source}: "
+    odd = used - set(game.alphabet)
+    for raw, line, col in occurrences:
+        if set(raw.upper()) & odd:
+            where = f"{source}:{line}:{col}: code {raw!r}: "
+            break
     raise FormatError(
-        f"the file uses the symbols {''.join(sorted(used))}, which do not fit {game.name} "
-        f"(symbols {game.alphabet}); give --alphabet FROM=TO, e.g. --alphabet {SYMBOLS[:n]}={game.alphabet}"
+        f"{where}the file uses the symbols {''.join(sorted(used))}, which do not fit {game.name} "
+        f"(symbols {game.alphabet}); give --alphabet FROM=TO to say which of the file's symbols is which"
     )
 
 
@@ -294,7 +304,8 @@ def parse_paths(
     g, notes = _choose_game(game, _header_game(meta, source), guessed, source,
                             f"{len(rows)} paths of {len(rows[0][1])}-symbol codes")
     used = {ch.upper() for r in rows for word in [r[1]] + [w for w, _ in r[3]] for ch in word}
-    mapping, map_text = _symbol_map(g, used, alphabet)
+    occ = ((w, r[0], c) for r in rows for w, c in [(r[1], r[2])] + r[3])
+    mapping, map_text = _symbol_map(g, used, alphabet, occ, source)
     if map_text and alphabet is None:
         notes.append(f"symbols mapped as --alphabet {map_text}")
     codes = _Codes(g, mapping, source)
@@ -549,7 +560,17 @@ def parse_irving(
     collect(root)
     for d in defs.values():
         collect(d)
-    mapping, map_text = _symbol_map(g, used, alphabet)
+    occ: list[tuple[str, int, int]] = []
+
+    def locate(st: _IState) -> None:
+        if st.guess:
+            occ.append((st.guess, *st.guess_at))
+        for e in st.entries or ():
+            locate(e)
+
+    for st in [root, *defs.values()]:
+        locate(st)
+    mapping, map_text = _symbol_map(g, used, alphabet, iter(occ), source)
     if map_text and alphabet is None:
         notes.append(f"symbols mapped as --alphabet {map_text}")
     codes = _Codes(g, mapping, source)
@@ -773,7 +794,9 @@ def parse_arfst23(
     g, notes = _choose_game(game, None, guessed, source, "the file name solution-P-C-D")
     used = {ch.upper() for _, _, gw, _, cells in rows.values() for w in [gw] + [c for c, _ in cells]
             if not w.startswith(">") and set(w) != {"-"} for ch in w}
-    mapping, map_text = _symbol_map(g, used, alphabet)
+    occ = ((w, number, c) for number, _, gw, gc, cells in rows.values() for w, c in [(gw, gc)] + cells
+           if not w.startswith(">"))
+    mapping, map_text = _symbol_map(g, used, alphabet, occ, source)
     if map_text and alphabet is None:
         notes.append(f"symbols mapped as --alphabet {map_text}")
     codes = _Codes(g, mapping, source)
@@ -997,7 +1020,7 @@ def parse_arfst23_yml(
                 collect(v)
 
     collect(doc)
-    mapping, map_text = _symbol_map(g, used, alphabet)
+    mapping, map_text = _symbol_map(g, used, alphabet, iter(()), source)
     if map_text and alphabet is None:
         notes.append(f"symbols mapped as --alphabet {map_text}")
     codes = _Codes(g, mapping, source)
@@ -1134,7 +1157,7 @@ def check_output(path: str, source: str | None = None) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FormatError(f"cannot write {path}: folder {folder} does not exist")
-    if source is not None and os.path.exists(path) and os.path.samefile(path, source):
+    if source is not None and os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
         raise FormatError(f"-o {path} is the input file; write to another file")
 
 
