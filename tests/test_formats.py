@@ -426,3 +426,37 @@ def test_cli_export_refuses_an_invalid_tree(tmp_path, capsys):
     save_tree(broken, tmp_path / "b.json")
     status, out, err = run(capsys, "export", "paths", str(tmp_path / "b.json"))
     assert status == 1 and out == "" and "no branch for hint 1A0B" in err
+
+
+@pytest.mark.parametrize("fmt", ["paths", "irving", "arfst23", "arfst23-yml"])
+def test_mutated_files_are_refused_cleanly_or_are_valid_trees(fmt):
+    """Random edits of a valid file: a one-line FormatError, an InvalidTree, or a tree that verifies."""
+    rng = random.Random(fmt)
+    game = resolve_game("mm:3:3")
+    tree = make_tree(game, "random", random_tree(game, rng))
+    text = F.export_tree(fmt, tree)
+    source = "solution-3-3-9.yml" if fmt == "arfst23-yml" else "solution-3-3-9"
+    outcomes = {"format": 0, "invalid": 0, "ok": 0}
+    for _ in range(300):
+        chars = list(text)
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(chars))
+            op = rng.random()
+            if op < 0.4:
+                chars[k] = rng.choice("0123456789ABx*:;,()=- \n>#OX")
+            elif op < 0.7:
+                del chars[k]
+            else:
+                chars.insert(k, rng.choice("0123456789ABx*:;,()=- \n>#OX"))
+        try:
+            back, _ = F.import_tree(fmt, "".join(chars).encode(), source, game=game)
+        except F.FormatError as exc:
+            assert "\n" not in str(exc)
+            outcomes["format"] += 1
+        except InvalidTree as exc:
+            assert "\n" not in str(exc)
+            outcomes["invalid"] += 1
+        else:
+            assert naive_total(back) == back.stats.total
+            outcomes["ok"] += 1
+    assert outcomes["format"] > 100  # most random edits break the syntax, and are named as such
