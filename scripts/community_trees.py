@@ -17,8 +17,8 @@ Every tree is imported with ``treegen.formats.import_tree``, which plays every s
 more checks, independent of that replay, are printed for each file:
 
 - ``same``: the punch card and its ``.yml`` twin give the same tree, and ``treegen export`` of that
-  tree, in arfst23's own symbols (``--game mm:P:C`` / ``bc:P:C``, symbols 0..C-1), reproduces both
-  files byte for byte (the punch card without its ``cpu=`` line).
+  tree, in arfst23's own symbols (0..C-1: ``--alphabet 012345=123456`` for Mastermind), reproduces
+  both files byte for byte (the punch card without its ``cpu=`` line).
 - ``classes``: arfst23's README criterion 3, the largest average number of guesses over the five
   classes of codes (AAAA, AAAB, AABB, AABC, ABCD), for comparison with its table.
 
@@ -35,8 +35,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from treegen.formats import FormatError, export_tree, game_for, import_tree, walk  # noqa: E402
-from treegen.rules import Game  # noqa: E402
+from treegen.formats import FormatError, export_tree, import_tree, walk  # noqa: E402
 from treegen.tree import InvalidTree, Tree  # noqa: E402
 
 
@@ -93,6 +92,7 @@ def row(source: str, name: str, fmt: str, data: bytes, label: str | None = None)
     s = tree.stats
     return {
         "source": source, "file": name, "tree": tree, "notes": parsed.notes, "cap": parsed.extra.get("cap"),
+        "alphabet": parsed.alphabet,
         "game": tree.game.name, "total": s.total, "average": s.average, "max": s.max_guesses,
         "histogram": list(s.histogram[1:]), "seconds": time.perf_counter() - start, "fault": None,
     }
@@ -116,18 +116,14 @@ def arfst23_rows(folder: str) -> list[dict]:
         if r["file"].endswith(".yml") or r["fault"] is not None:
             continue
         twin = by_name.get(r["file"] + ".yml")
-        m = re.fullmatch(r"solution-(\d+)-(\d+)-(\w+)", r["file"])
-        own = game_for(int(m.group(1)), int(m.group(2)), m.group(3) != "unique")
-        own = Game(f"{'mm' if own.repeats else 'bc'}:{own.positions}:{own.symbols}", own.positions,
-                   "0123456789"[: own.symbols], own.repeats)
-        with open(os.path.join(folder, r["file"]), "rb") as f:
-            card = f.read()
-        tree, _ = import_tree("arfst23", card, os.path.join(folder, r["file"]), game=own)
-        text = "".join(line for line in card.decode().splitlines(True) if not line.startswith("cpu="))
-        same = export_tree("arfst23", tree) == text
+        with open(os.path.join(folder, r["file"]), encoding="utf-8") as f:
+            text = "".join(line for line in f.read().splitlines(True) if not line.startswith("cpu="))
+        alphabet = r["alphabet"]  # the symbol map the import assumed, if any: written back the same way
+        same = export_tree("arfst23", r["tree"], alphabet=alphabet) == text
         if twin is not None and twin["fault"] is None:
             with open(os.path.join(folder, twin["file"]), encoding="utf-8") as f:
-                same = same and export_tree("arfst23-yml", tree) == f.read() and twin["tree"].root == r["tree"].root
+                same = same and export_tree("arfst23-yml", r["tree"], alphabet=alphabet) == f.read()
+                same = same and twin["tree"].root == r["tree"].root
             twin["same"] = same
         r["same"] = same
     return rows

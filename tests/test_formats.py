@@ -263,6 +263,35 @@ def test_alphabet_is_detected_or_given():
         F.parse_paths(zero_based, game, alphabet="012345=012345")
 
 
+def test_export_in_other_symbols_round_trips_by_itself():
+    tree = load_tree(ROOT / "trees" / "mastermind-optimal-average-max5.json")
+    for fmt in ("paths", "irving"):
+        text = F.export_tree(fmt, tree, alphabet="012345=123456")
+        body = text.split("\n", 1)[1]
+        shifted_root = tree.root.guess.translate(str.maketrans("123456", "012345"))
+        assert body.startswith(f"0000: {shifted_root} " if fmt == "paths" else f"1296 ({shifted_root}:")
+        if fmt == "paths":
+            assert "6" not in body and "0" in body  # colours written 0-5
+        back, parsed = F.import_tree(fmt, text.encode(), "x")
+        assert tree_to_bytes(back) == tree_to_bytes(tree) and parsed.notes == ()
+    # Punch card in 0-5 against the same card written by hand from the 1-6 one.
+    card = F.export_tree("arfst23", tree)
+    shifted = F.export_tree("arfst23", tree, alphabet="012345=123456")
+    header, *rows = card.splitlines(True)
+    shift = str.maketrans("123456", "012345")
+    want = header
+    for r in rows:
+        number, depth, *codes = r.split()
+        want += " ".join([number, depth] + [c if c.startswith((">", "-")) else c.translate(shift) for c in codes]) + "\n"
+    assert shifted == want
+    with pytest.raises(F.FormatError, match="does not say how to write 6"):
+        F.export_tree("paths", tree, alphabet="01234=12345")
+    with pytest.raises(F.FormatError, match="--alphabet applies to"):
+        F.export_tree("csv", tree, alphabet="012345=123456")
+    with pytest.raises(F.FormatError, match="--bare applies to"):
+        F.export_tree("dot", tree, header=False)
+
+
 # -- real published trees (fancidev/mastermind, MIT licence; see tests/data/README.md) -------------
 
 

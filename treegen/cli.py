@@ -245,7 +245,7 @@ def cmd_export(args) -> int:
     except InvalidTree as exc:
         print(f"treegen: {args.file} is not a valid tree: {exc}", file=sys.stderr)
         return 1
-    text = export_tree(args.format, tree, args.depth, header=not args.bare)
+    text = export_tree(args.format, tree, args.depth, header=not args.bare, alphabet=args.alphabet)
     if args.output is None:
         sys.stdout.write(text)
     else:
@@ -555,7 +555,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command(
         "export", cmd_export,
         "write a tree file as paths, irving, arfst23, arfst23-yml, dot (Graphviz) or csv",
-        "  treegen export paths mm.json -o mm-paths.txt     # one line per secret; import gives the same file\n"
+        "  treegen export paths mm.json -o mm-paths.txt     # one line per secret; importing it gives mm.json back\n"
+        "  treegen export arfst23 mm.json --alphabet 012345=123456   # colours written 0-5, as arfst23 does\n"
         "  treegen export irving mm.json                    # Irving notation on stdout, as mmstrat prints it\n"
         "  treegen export dot mm.json --depth 2 | dot -Tsvg > mm.svg\n"
         "  treegen export csv mm.json -o nodes.csv          # one row per node: history, guess, secrets\n",
@@ -564,6 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md)")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write here (atomically) instead of stdout")
     p.add_argument("--depth", "-d", type=int, default=None, metavar="N", help="dot: draw only the first N levels")
+    p.add_argument("--alphabet", default=None, metavar="FROM=TO",
+                   help="write the game's symbol TO[i] as FROM[i], e.g. 012345=123456 (not for dot, csv)")
     p.add_argument("--bare", action="store_true",
                    help="paths/irving: leave out the '# treegen:' header line (for other tools; "
                    "an import then records strategy imported:FORMAT)")

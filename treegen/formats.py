@@ -27,6 +27,7 @@ Standard library and orjson only; the library never prints.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import re
@@ -39,7 +40,6 @@ import orjson
 from .rules import (
     PRESETS,
     SYMBOLS,
-    CodeError,
     Game,
     GameError,
     TreegenError,
@@ -49,7 +49,7 @@ from .rules import (
     resolve_game,
     score,
 )
-from .tree import InvalidTree, Node, Stats, Tree, make_tree
+from .tree import InvalidTree, Node, Tree, make_tree
 
 IMPORT_FORMATS = ("paths", "irving", "arfst23", "arfst23-yml")
 EXPORT_FORMATS = ("paths", "irving", "arfst23", "arfst23-yml", "dot", "csv")
@@ -228,6 +228,15 @@ def _header_game(meta: dict | None, source: str) -> Game | None:
         raise FormatError(f"{source}: the treegen header names an unknown game: {exc}") from None
 
 
+def _header_alphabet(meta: dict | None, given: str | None, source: str) -> str | None:
+    """``--alphabet`` if given, else the map a treegen header names (an export with ``--alphabet``)."""
+    if given is not None or meta is None or meta.get("alphabet") is None:
+        return given
+    if not isinstance(meta["alphabet"], str):
+        raise FormatError(f"{source}: the treegen header's 'alphabet' must be a string FROM=TO")
+    return meta["alphabet"]
+
+
 def _choose_game(
     given: Game | None, meta_game: Game | None, guessed: Game | None, source: str, why: str
 ) -> tuple[Game, list[str]]:
@@ -244,11 +253,37 @@ def _choose_game(
     raise FormatError(f"{source}: cannot tell the game from {why}; give --game G (a preset or bc:P:N / mm:P:N)")
 
 
-def _header_line(tree: Tree) -> str:
+def _header_line(tree: Tree, alphabet: str | None = None) -> str:
     meta: dict[str, Any] = {"game": game_to_dict(tree.game), "strategy": tree.strategy, "stats": tree.stats.to_obj()}
     if tree.provenance is not None:
         meta["provenance"] = dict(tree.provenance)
+    if alphabet is not None:
+        meta["alphabet"] = alphabet
     return HEADER + orjson.dumps(meta).decode() + "\n"
+
+
+def _relabel(tree: Tree, alphabet: str) -> Tree:
+    """The tree written in other symbols: ``FROM=TO`` says the game's ``TO[i]`` is written ``FROM[i]``.
+
+    The result's game is the same game with the symbols renamed (for writing only: its name no longer
+    matches its alphabet). Scoring compares symbol indices, so hints and classes are unchanged.
+    """
+    mapping = parse_alphabet_map(alphabet)
+    back = {to: frm for frm, to in mapping.items()}
+    game = tree.game
+    missing = [c for c in game.alphabet if c not in back]
+    if missing:
+        raise FormatError(
+            f"--alphabet {alphabet} does not say how to write {''.join(missing)}; give every symbol of "
+            f"{game.name} ({game.alphabet}) on the right of '='"
+        )
+    table = str.maketrans({c: back[c] for c in game.alphabet})
+
+    def node(n: Node) -> Node:
+        return Node(n.guess.translate(table), tuple((k, node(c)) for k, c in n.next))
+
+    renamed = Game(game.name, game.positions, game.alphabet.translate(table), game.repeats, game.notation)
+    return Tree(renamed, tree.strategy, node(tree.root), tree.stats, tree.provenance)
 
 
 def walk(game: Game, root: Node) -> Iterator[tuple[tuple[str, ...], Node, list]]:
@@ -261,7 +296,7 @@ def walk(game: Game, root: Node) -> Iterator[tuple[tuple[str, ...], Node, list]]
         path, node, secrets = stack.pop()
         yield path, node, secrets
         if node.next:
-            groups = _partition(game, game.codes[game.code_index[_parse_own(game, node.guess)]], secrets)
+            groups = _partition(game, _parse_own(game, node.guess), secrets)
             for key, child in reversed(node.next):
                 b, c = int(key[0]), int(key[2])
                 stack.append((path + (node.guess, key), child, groups.get(game.hint(b, c), [])))
@@ -300,10 +335,11 @@ def parse_paths(
     if not rows:
         raise FormatError(f"{source} has no paths; {_PATHS_ACCEPTED}")
     lengths = {len(r[1]) for r in rows}
-    guessed = guess_game(rows[0][1].__len__(), len(rows)) if len(lengths) == 1 else None
+    guessed = guess_game(len(rows[0][1]), len(rows)) if len(lengths) == 1 else None
     g, notes = _choose_game(game, _header_game(meta, source), guessed, source,
                             f"{len(rows)} paths of {len(rows[0][1])}-symbol codes")
     used = {ch.upper() for r in rows for word in [r[1]] + [w for w, _ in r[3]] for ch in word}
+    alphabet = _header_alphabet(meta, alphabet, source)
     occ = ((w, r[0], c) for r in rows for w, c in [(r[1], r[2])] + r[3])
     mapping, map_text = _symbol_map(g, used, alphabet, occ, source)
     if map_text and alphabet is None:
@@ -361,10 +397,16 @@ def parse_paths(
     return Parsed(g, build(root), tuple(notes), meta, map_text)
 
 
-def format_paths(tree: Tree, header: bool = True) -> str:
-    """One line per secret in code order: ``SECRET: GUESS1 ... SECRET``, after the treegen header."""
+def format_paths(tree: Tree, header: bool = True, alphabet: str | None = None) -> str:
+    """One line per secret in code order: ``SECRET: GUESS1 ... SECRET``, after the treegen header.
+
+    With ``alphabet`` (``FROM=TO``), the game's symbol ``TO[i]`` is written ``FROM[i]``, and the header
+    says so, so that the import maps the symbols back by itself.
+    """
+    out = [_header_line(tree, alphabet)] if header else []
+    if alphabet is not None:
+        tree = _relabel(tree, alphabet)
     game = tree.game
-    out = [_header_line(tree)] if header else []
     lines: list[tuple[tuple, str]] = []
     for path, node, secrets in walk(game, tree.root):
         guesses = [path[k] for k in range(0, len(path), 2)] + [node.guess]
@@ -406,8 +448,6 @@ class _IrvingReader:
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def where(self, pos: int | None = None) -> tuple[int, int]:
-        import bisect
-
         pos = self.pos if pos is None else pos
         k = bisect.bisect_right(self.line_starts, pos) - 1
         return k + 1, pos - self.line_starts[k] + 1
@@ -570,6 +610,7 @@ def parse_irving(
 
     for st in [root, *defs.values()]:
         locate(st)
+    alphabet = _header_alphabet(meta, alphabet, source)
     mapping, map_text = _symbol_map(g, used, alphabet, iter(occ), source)
     if map_text and alphabet is None:
         notes.append(f"symbols mapped as --alphabet {map_text}")
@@ -665,14 +706,18 @@ def parse_irving(
     return Parsed(g, node, tuple(notes), meta, map_text)
 
 
-def format_irving(tree: Tree, header: bool = True) -> str:
+def format_irving(tree: Tree, header: bool = True, alphabet: str | None = None) -> str:
     """The tree in Irving notation, as ``mmstrat`` prints it, after the treegen header line.
 
     A class is ``0`` (none), ``1`` (its secret is guessed next), ``N (G)`` / ``N (G*)`` when every class
     G leaves is a single secret (``*``: G itself is not possible), or ``N (G: e, ...; ...)``. The root's
     children with at least P(P+3)/2 secrets that need more than two guesses are named ``A``, ``B``, ...
     and spelled out after the root, each as ``X = (G: ...)``, with a blank line after each.
+    ``alphabet`` as for :func:`format_paths`.
     """
+    head = _header_line(tree, alphabet) if header else ""
+    if alphabet is not None:
+        tree = _relabel(tree, alphabet)
     game = tree.game
     p = game.positions
     order = _irving_order(game)
@@ -712,8 +757,7 @@ def format_irving(tree: Tree, header: bool = True) -> str:
             return f"{n}{label}"
         return f"{n}{body}"
 
-    out = [_header_line(tree)] if header else []
-    out.append(state(tree.root, list(game.codes), 0) + "\n\n")
+    out = [head, state(tree.root, list(game.codes), 0) + "\n\n"]
     for label, body in named:
         out.append(f"{label} ={body}\n\n")
     return "".join(out)
@@ -871,41 +915,32 @@ def format_arfst23(tree: Tree) -> str:
     p = game.positions
     cols = [game.hint(a, b) for a in range(p + 1) for b in range(p + 1 - a) if not (a == p - 1 and b == 1)]
     win = game.win_hint
-    rows: list[tuple[Node, int, list]] = [(tree.root, 1, list(game.codes))]
-    number: dict[int, int] = {}
+    dash = "-" * p
+    # Rows breadth first; a row's cells are filled once every row has its number. A child that is a
+    # leaf for the one secret of its class is written as that code, any other child gets a row.
+    rows: list[tuple[Node, int, list, dict[int, str]]] = [(tree.root, 1, list(game.codes), {})]
     k = 0
-    while k < len(rows):  # number every non-leaf node breadth-first
-        node, d, secrets = rows[k]
-        groups = _partition(game, _parse_own(game, node.guess), secrets)
-        for key, child in node.next:
-            h = game.hint(int(key[0]), int(key[2]))
-            if child.next or _code_text(game, groups[h][0]) != child.guess or len(groups[h]) != 1:
-                rows.append((child, d + 1, groups[h]))
-        k += 1
-    width = 3  # arfst23 writes %03d; longer numbers just widen their row
-    ids = {id(node): i for i, (node, _, _) in enumerate(rows)}
-    dash = "-" * game.positions
-    lead = width + 1 + 1 + 1 + game.positions + 1  # the header is indented past "000 1 GUESS "
-    out = [" " * lead + " ".join(_peg_text(game, h) for h in cols) + "\n"]
-    for i, (node, d, secrets) in enumerate(rows):
+    while k < len(rows):
+        node, d, secrets, cells = rows[k]
         groups = _partition(game, _parse_own(game, node.guess), secrets)
         kids = dict(node.next)
-        cells = []
         for h in cols:
             if h == win:
-                cells.append(node.guess if win in groups else dash)
-                continue
-            if h not in game.possible_hints:
-                cells.append(dash)
-                continue
-            child = kids.get(format_hint(game, h))
-            if child is None:
-                cells.append(dash)
-            elif id(child) in ids and rows[ids[id(child)]][0] is child and ids[id(child)] != 0:
-                cells.append(f">{ids[id(child)]:0{width}d}")
+                cells[h] = node.guess if win in groups else dash
+            elif h not in groups:
+                cells[h] = dash
             else:
-                cells.append(child.guess)
-        out.append(f"{i:0{width}d} {d} {node.guess} " + " ".join(cells) + "\n")
+                child = kids[format_hint(game, h)]
+                if not child.next and [_code_text(game, s) for s in groups[h]] == [child.guess]:
+                    cells[h] = child.guess
+                else:
+                    cells[h] = f">{len(rows):03d}"
+                    rows.append((child, d + 1, groups[h], {}))
+        k += 1
+    lead = 3 + 1 + 1 + 1 + p + 1  # the header is indented past "000 1 GUESS " (arfst23 writes %03d)
+    out = [" " * lead + " ".join(_peg_text(game, h) for h in cols) + "\n"]
+    for i, (node, d, _, cells) in enumerate(rows):
+        out.append(f"{i:03d} {d} {node.guess} " + " ".join(cells[h] for h in cols) + "\n")
     return "".join(out)
 
 
@@ -1232,16 +1267,28 @@ def import_tree(
     return tree, parsed
 
 
-def export_tree(fmt: str, tree: Tree, depth: int | None = None, header: bool = True) -> str:
-    """The text of ``tree`` in format ``fmt`` (``EXPORT_FORMATS``); ``depth`` is for dot only."""
+def export_tree(
+    fmt: str, tree: Tree, depth: int | None = None, header: bool = True, alphabet: str | None = None
+) -> str:
+    """The text of ``tree`` in format ``fmt`` (``EXPORT_FORMATS``).
+
+    ``depth`` is for dot only, ``header=False`` for paths and irving only; ``alphabet`` (``FROM=TO``:
+    the game's ``TO[i]`` is written ``FROM[i]``) for every format but dot and csv.
+    """
     if fmt not in EXPORT_FORMATS:
         raise FormatError(f"unknown export format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
     if depth is not None and fmt != "dot":
         raise FormatError("--depth applies to the dot format only")
+    if not header and fmt not in ("paths", "irving"):
+        raise FormatError("--bare applies to the paths and irving formats only (the others have no header)")
+    if alphabet is not None and fmt in ("dot", "csv"):
+        raise FormatError("--alphabet applies to paths, irving, arfst23 and arfst23-yml")
     if fmt == "paths":
-        return format_paths(tree, header)
+        return format_paths(tree, header, alphabet)
     if fmt == "irving":
-        return format_irving(tree, header)
+        return format_irving(tree, header, alphabet)
+    if alphabet is not None:
+        tree = _relabel(tree, alphabet)
     if fmt == "arfst23":
         return format_arfst23(tree)
     if fmt == "arfst23-yml":
@@ -1252,7 +1299,7 @@ def export_tree(fmt: str, tree: Tree, depth: int | None = None, header: bool = T
 
 
 __all__ = [
-    "EXPORT_FORMATS", "IMPORT_FORMATS", "FormatError", "Parsed", "Stats", "CodeError",
+    "EXPORT_FORMATS", "IMPORT_FORMATS", "FormatError", "Parsed",
     "parse_paths", "format_paths", "parse_irving", "format_irving", "parse_arfst23", "format_arfst23",
     "parse_arfst23_yml", "format_arfst23_yml", "format_dot", "format_csv", "import_tree", "export_tree",
     "guess_game", "game_for", "parse_alphabet_map", "arfst23_game", "walk",
