@@ -35,22 +35,20 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from treegen.formats import FormatError, export_tree, import_tree, walk  # noqa: E402
-from treegen.tree import InvalidTree, Tree  # noqa: E402
+from treegen.formats import FormatError, export_tree, import_tree  # noqa: E402
+from treegen.tree import InvalidTree, Tree, walk  # noqa: E402
 
 
 def class_averages(tree: Tree) -> dict[tuple[int, ...], float]:
     """Average guesses per class of codes (the sorted multiplicities of its symbols, e.g. (2, 1, 1))."""
     game = tree.game
     sums: dict[tuple[int, ...], list[int]] = {}
-    for path, node, secrets in walk(game, tree.root):
-        depth = len(path) // 2 + 1
-        for s in secrets:
-            if "".join(game.alphabet[x] for x in s) == node.guess:
-                shape = tuple(sorted((s.count(x) for x in set(s)), reverse=True))
-                acc = sums.setdefault(shape, [0, 0])
-                acc[0] += depth
-                acc[1] += 1
+    for visit in walk(game, tree.root):
+        for s in visit.groups.get(game.win_hint, ()):  # the secret solved by this node's guess
+            shape = tuple(sorted((s.count(x) for x in set(s)), reverse=True))
+            acc = sums.setdefault(shape, [0, 0])
+            acc[0] += visit.depth
+            acc[1] += 1
     return {k: v[0] / v[1] for k, v in sorted(sums.items())}
 
 

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from treegen import formats as F
 from treegen.cli import main
 from treegen.rules import resolve_game
-from treegen.tree import InvalidTree, Node, load_tree, make_tree, save_tree, tree_to_bytes
+from treegen.tree import InvalidTree, Node, load_tree, save_tree, tree_to_bytes
+from treegen.verify import make_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -427,8 +428,9 @@ def test_cli_import_refuses_a_faulty_tree_with_exit_1(tmp_path, capsys):
     "args, match",
     [
         (["import", "paths", "{src}", "-o", "{dir}"], "is a folder"),
-        (["import", "paths", "{src}", "-o", ""], "output file name is empty"),
-        (["import", "paths", "{src}", "-o", "{src}"], "is the input file"),
+        (["import", "paths", "{src}", "-o", ""], "path is empty"),
+        (["import", "paths", "{src}", "-o", "{src}"], "is the file being imported"),
+        (["export", "paths", "{tree}", "-o", "{tree}"], "is the tree file being exported"),
         (["import", "paths", "{dir}/missing.txt", "-o", "{dir}/t.json"], "cannot read"),
         (["import", "nosuch", "{src}", "-o", "{dir}/t.json"], "unknown import format"),
         (["import", "paths", "{src}", "--game", "mm:2:2", "--alphabet", "01", "-o", "{dir}/t.json"], "FROM=TO"),

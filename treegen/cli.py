@@ -205,11 +205,16 @@ def cmd_play(args) -> int:
 
 def cmd_import(args) -> int:
     """``treegen import``: read another tool's tree, verify it completely, save it as a tree file."""
-    from .formats import check_output, import_format, import_tree
-    from .tree import InvalidTree, save_tree
-    from .verify import describe_tree, format_stats
+    import os
 
-    check_output(args.output, args.file)
+    from .files import output_file
+    from .formats import import_format, import_tree
+    from .report import describe_tree, format_stats
+    from .tree import InvalidTree, save_tree
+
+    output_file(args.output, "tree file")
+    if os.path.exists(args.output) and os.path.exists(args.file) and os.path.samefile(args.output, args.file):
+        raise TreegenError(f"-o {args.output} is the file being imported; write the tree to another file")
     game = resolve_game(args.game) if args.game else None
     fmt = import_format(args.format, args.file)
     try:
@@ -221,36 +226,41 @@ def cmd_import(args) -> int:
         tree, parsed = import_tree(fmt, data, args.file, game, args.alphabet)
     except InvalidTree as exc:
         print(f"treegen: {args.file} is not a complete, consistent strategy: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_FALSE
     for note in parsed.notes:
         print(f"treegen: {args.file}: {note}", file=sys.stderr)
     save_tree(tree, args.output)
     print(f"{args.output}: imported from {args.file} ({fmt}); verified: every secret solved")
     print(describe_tree(tree))
     print(format_stats(tree.stats))
-    return 0
+    return EXIT_OK
 
 
 def cmd_export(args) -> int:
     """``treegen export``: write a verified tree file in another format, to stdout or -o FILE."""
-    from .formats import check_output, export_tree, save_text
-    from .tree import InvalidTree, load_tree
+    import os
+
+    from .files import output_file, write_atomic
+    from .formats import export_tree
+    from .tree import InvalidTree
     from .verify import verify_tree
 
     if args.output is not None:
-        check_output(args.output, args.file)
-    tree = load_tree(args.file, _tree_game(args))
+        output_file(args.output, "export file")
+        if os.path.exists(args.output) and os.path.exists(args.file) and os.path.samefile(args.output, args.file):
+            raise TreegenError(f"-o {args.output} is the tree file being exported; write to another file")
+    tree = _load(args.file, _tree_game(args))
     try:
         verify_tree(tree)
     except InvalidTree as exc:
         print(f"treegen: {args.file} is not a valid tree: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_FALSE
     text = export_tree(args.format, tree, args.depth, header=not args.bare, alphabet=args.alphabet)
     if args.output is None:
         sys.stdout.write(text)
     else:
-        save_text(text, args.output)
-    return 0
+        write_atomic(args.output, text.encode("utf-8"), "export file")
+    return EXIT_OK
 
 
 def _add_tree_game(p: argparse.ArgumentParser) -> None:

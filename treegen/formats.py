@@ -11,8 +11,9 @@ export"):
 - ``dot`` (Graphviz) and ``csv`` (one row per node): export only.
 
 A ``parse_*`` function reads the text into a :class:`Parsed` (the game, the root :class:`~treegen.tree.Node`
-and what was assumed); :func:`import_tree` then plays every secret through it
-(``verify.check_root``) and returns a checked :class:`~treegen.tree.Tree`. Malformed text raises
+and what was assumed); :func:`import_tree` then checks it as ``treegen verify`` does
+(``verify.make_tree`` and ``verify.verify_tree``) and returns the checked :class:`~treegen.tree.Tree`.
+Exports read trees through ``tree.walk``, the one walk that partitions secrets. Malformed text raises
 :class:`FormatError` naming the line and column; a well-formed file that is not a complete, consistent
 strategy raises :class:`~treegen.tree.InvalidTree` naming the path of guesses and hints to the first fault.
 
@@ -22,7 +23,7 @@ every guess, so importing the export gives a tree whose file has the same bytes.
 from another tool, or ``header=False``) the import records ``strategy "imported:FORMAT"`` and
 ``provenance {"source", "sha256", "format"[, "alphabet"]}``.
 
-Standard library and orjson only; the library never prints.
+Standard library and orjson only; the library never prints. Imports downward only: rules, tree, verify.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import bisect
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,9 +48,10 @@ from .rules import (
     game_from_dict,
     game_to_dict,
     resolve_game,
-    score,
+    score_symbols,
 )
-from .tree import InvalidTree, Node, Tree, make_tree
+from .tree import InvalidTree, Node, Tree, walk
+from .verify import make_tree, verify_tree
 
 IMPORT_FORMATS = ("paths", "irving", "arfst23", "arfst23-yml")
 EXPORT_FORMATS = ("paths", "irving", "arfst23", "arfst23-yml", "dot", "csv")
@@ -127,7 +129,7 @@ def guess_game(positions: int, secrets: int) -> Game | None:
 
 
 def _symbol_map(
-    game: Game, used: set[str], given: str | None, occurrences: Iterator[tuple[str, int, int]] = iter(()),
+    game: Game, used: set[str], given: str | None, occurrences: Iterable[tuple[str, int, int]] = (),
     source: str = "",
 ) -> tuple[dict[str, str] | None, str | None]:
     """The map from the file's symbols to the game's, and its ``FROM=TO`` text (None: identity).
@@ -200,7 +202,7 @@ def _code_text(game: Game, code: tuple[int, ...]) -> str:
 def _partition(game: Game, guess: tuple[int, ...], secrets: list) -> dict[int, list]:
     groups: dict[int, list] = {}
     for s in secrets:
-        groups.setdefault(score(game, guess, s), []).append(s)
+        groups.setdefault(score_symbols(game, guess, s), []).append(s)
     return groups
 
 
@@ -286,22 +288,6 @@ def _relabel(tree: Tree, alphabet: str) -> Tree:
     return Tree(renamed, tree.strategy, node(tree.root), tree.stats, tree.provenance)
 
 
-def walk(game: Game, root: Node) -> Iterator[tuple[tuple[str, ...], Node, list]]:
-    """Every node in depth-first order (branches in hint order): (path, node, secrets reaching it).
-
-    ``path`` alternates guesses and canonical hints from the root. The tree is assumed valid.
-    """
-    stack = [((), root, list(game.codes))]
-    while stack:
-        path, node, secrets = stack.pop()
-        yield path, node, secrets
-        if node.next:
-            groups = _partition(game, _parse_own(game, node.guess), secrets)
-            for key, child in reversed(node.next):
-                b, c = int(key[0]), int(key[2])
-                stack.append((path + (node.guess, key), child, groups.get(game.hint(b, c), [])))
-
-
 def _parse_own(game: Game, text: str) -> tuple[int, ...]:
     return tuple(game.alphabet.index(ch) for ch in text)
 
@@ -373,7 +359,7 @@ def parse_paths(
                 raise InvalidTree(
                     history, f"line {number} guesses {gtext} {where} but line {node[1]} guesses {node[0]}"
                 )
-            hint = score(g, guess, secret)
+            hint = score_symbols(g, guess, secret)
             history += [gtext, format_hint(g, hint)]
             if hint == win:
                 if k != len(guesses) - 1:
@@ -408,11 +394,10 @@ def format_paths(tree: Tree, header: bool = True, alphabet: str | None = None) -
         tree = _relabel(tree, alphabet)
     game = tree.game
     lines: list[tuple[tuple, str]] = []
-    for path, node, secrets in walk(game, tree.root):
-        guesses = [path[k] for k in range(0, len(path), 2)] + [node.guess]
-        for s in secrets:
-            if _code_text(game, s) == node.guess:
-                lines.append((s, f"{node.guess}: {' '.join(guesses)}\n"))
+    for visit in walk(game, tree.root):
+        for s in visit.groups.get(game.win_hint, ()):  # the secret this guess solves, if any
+            guesses = visit.path[0::2] + (visit.node.guess,)
+            lines.append((s, f"{visit.node.guess}: {' '.join(guesses)}\n"))
     lines.sort()
     out += [line for _, line in lines]
     return "".join(out)
@@ -611,7 +596,7 @@ def parse_irving(
     for st in [root, *defs.values()]:
         locate(st)
     alphabet = _header_alphabet(meta, alphabet, source)
-    mapping, map_text = _symbol_map(g, used, alphabet, iter(occ), source)
+    mapping, map_text = _symbol_map(g, used, alphabet, occ, source)
     if map_text and alphabet is None:
         notes.append(f"symbols mapped as --alphabet {map_text}")
     codes = _Codes(g, mapping, source)
@@ -624,7 +609,7 @@ def parse_irving(
             return Node(_code_text(g, secrets[0]))
         if len(secrets) == 2:
             low, high = sorted(secrets)
-            h = format_hint(g, score(g, low, high))
+            h = format_hint(g, score_symbols(g, low, high))
             return Node.build(_code_text(g, low), {h: Node(_code_text(g, high))})
         raise InvalidTree(
             path, f"line {st.line}: a class of {len(secrets)} secrets has no guess (only classes of 1 or 2 may be left bare)"
@@ -1055,7 +1040,7 @@ def parse_arfst23_yml(
                 collect(v)
 
     collect(doc)
-    mapping, map_text = _symbol_map(g, used, alphabet, iter(()), source)
+    mapping, map_text = _symbol_map(g, used, alphabet, (), source)
     if map_text and alphabet is None:
         notes.append(f"symbols mapped as --alphabet {map_text}")
     codes = _Codes(g, mapping, source)
@@ -1155,14 +1140,13 @@ def format_dot(tree: Tree, depth: int | None = None) -> str:
         '  labelloc=t;\n  node [shape=box, fontname="monospace"];\n  edge [fontname="monospace"];\n',
     ]
     ids: dict[tuple[str, ...], int] = {}
-    for path, node, secrets in walk(game, tree.root):
-        level = len(path) // 2 + 1
-        if depth is not None and level > depth:
-            continue
+    for visit in walk(game, tree.root, depth):
+        path, node = visit.path, visit.node
+        n = sum(len(s) for s in visit.groups.values())
         i = len(ids)
         ids[path] = i
-        cut = depth is not None and level == depth and node.next
-        label = f"{node.guess}\\n{len(secrets)} secret{'s' if len(secrets) != 1 else ''}"
+        cut = depth is not None and visit.depth == depth and node.next
+        label = f"{node.guess}\\n{n} secret{'s' if n != 1 else ''}"
         if cut:
             label += "\\n(subtree cut)"
         out.append(f'  n{i} [label="{label}"{", style=dashed" if cut else ""}];\n')
@@ -1175,43 +1159,13 @@ def format_dot(tree: Tree, depth: int | None = None) -> str:
 def format_csv(tree: Tree) -> str:
     """One row per node, depth first: ``history,guess,secrets`` (history: guesses and hints, spaced)."""
     out = ["history,guess,secrets\n"]
-    for path, node, secrets in walk(tree.game, tree.root):
-        out.append(f"{' '.join(path)},{node.guess},{len(secrets)}\n")
+    for visit in walk(tree.game, tree.root):
+        n = sum(len(s) for s in visit.groups.values())
+        out.append(f"{' '.join(visit.path)},{visit.node.guess},{n}\n")
     return "".join(out)
 
 
 # -- import and export -----------------------------------------------------------------------------
-
-
-def check_output(path: str, source: str | None = None) -> None:
-    """Refuse an output path that is empty, a folder, in a missing folder, or the input file itself."""
-    if not path or not path.strip():
-        raise FormatError("the output file name is empty; give one with -o, e.g. -o tree.json")
-    if os.path.isdir(path):
-        raise FormatError(f"cannot write {path}: it is a folder; give a file name with -o")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FormatError(f"cannot write {path}: folder {folder} does not exist")
-    if source is not None and os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-        raise FormatError(f"-o {path} is the input file; write to another file")
-
-
-def save_text(text: str, path: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file in the same folder, then a rename."""
-    directory, name = os.path.split(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    try:
-        with open(tmp, "x", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise FormatError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 _PARSERS = {
@@ -1262,8 +1216,10 @@ def import_tree(
         want = meta["stats"]
         have = tree.stats.to_obj()
         for key in ("secrets", "total", "max_guesses", "histogram"):
-            if want.get(key) != have[key]:
-                raise InvalidTree((), f"stats: {key} is {want.get(key)} in the header but the tree gives {have[key]}")
+            if not isinstance(want, dict) or want.get(key) != have[key]:
+                claimed = want.get(key) if isinstance(want, dict) else want
+                raise InvalidTree((), f"stats: {key} is {claimed} in the header but the tree gives {have[key]}")
+    verify_tree(tree)  # the whole check, as `treegen verify` does: also every claim of the provenance
     return tree, parsed
 
 
@@ -1302,5 +1258,5 @@ __all__ = [
     "EXPORT_FORMATS", "IMPORT_FORMATS", "FormatError", "Parsed",
     "parse_paths", "format_paths", "parse_irving", "format_irving", "parse_arfst23", "format_arfst23",
     "parse_arfst23_yml", "format_arfst23_yml", "format_dot", "format_csv", "import_tree", "export_tree",
-    "guess_game", "game_for", "parse_alphabet_map", "arfst23_game", "walk",
+    "guess_game", "game_for", "parse_alphabet_map", "arfst23_game",
 ]
