@@ -203,6 +203,66 @@ def cmd_play(args) -> int:
     return play.run(args)
 
 
+def cmd_import(args) -> int:
+    """``treegen import``: read another tool's tree, verify it completely, save it as a tree file."""
+    import os
+
+    from .files import output_file
+    from .formats import import_format, import_tree
+    from .report import describe_tree, format_stats
+    from .tree import InvalidTree, save_tree
+
+    output_file(args.output, "tree file")
+    if os.path.exists(args.output) and os.path.exists(args.file) and os.path.samefile(args.output, args.file):
+        raise TreegenError(f"-o {args.output} is the file being imported; write the tree to another file")
+    game = resolve_game(args.game) if args.game else None
+    fmt = import_format(args.format, args.file)
+    try:
+        with open(args.file, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise TreegenError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    try:
+        tree, parsed = import_tree(fmt, data, args.file, game, args.alphabet)
+    except InvalidTree as exc:
+        print(f"treegen: {args.file} is not a complete, consistent strategy: {exc}", file=sys.stderr)
+        return EXIT_FALSE
+    for note in parsed.notes:
+        print(f"treegen: {args.file}: {note}", file=sys.stderr)
+    save_tree(tree, args.output)
+    print(f"{args.output}: imported from {args.file} ({fmt}); verified: every secret solved")
+    print(describe_tree(tree))
+    print(format_stats(tree.stats))
+    return EXIT_OK
+
+
+def cmd_export(args) -> int:
+    """``treegen export``: write a verified tree file in another format, to stdout or -o FILE."""
+    import os
+
+    from .files import output_file, write_atomic
+    from .formats import export_tree
+    from .tree import InvalidTree
+    from .verify import verify_tree
+
+    if args.output is not None:
+        output_file(args.output, "export file")
+        if os.path.exists(args.output) and os.path.exists(args.file) and os.path.samefile(args.output, args.file):
+            raise TreegenError(f"-o {args.output} is the tree file being exported; write to another file")
+    tree = _load(args.file, _tree_game(args))
+    try:
+        verify_tree(tree)
+    except InvalidTree as exc:
+        print(f"treegen: {args.file} is not a valid tree: {exc}", file=sys.stderr)
+        return EXIT_FALSE
+    text = export_tree(args.format, tree, args.depth, header=not args.bare, alphabet=args.alphabet)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(args.output, text.encode("utf-8"), "export file")
+    return EXIT_OK
+
+
 def _add_tree_game(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--game", "-g", default=None, metavar="G",
@@ -482,6 +542,44 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md); - reads standard input")
     p.add_argument("--depth", "-d", type=int, default=2, metavar="D", help="levels of guesses to show (default 2)")
+    _add_tree_game(p)
+
+    p = command(
+        "import", cmd_import,
+        "read a tree another tool wrote (paths, irving, arfst23, arfst23-yml), verify it, save it as a tree file",
+        "  treegen import irving p4c6r-knuth.txt -o knuth.json        # game guessed from the root count 1296\n"
+        "  treegen import arfst23 solution-4-7-6 -o mm47.json         # game from the name solution-P-C-D\n"
+        "  treegen import arfst23 solution-4-6-5.yml -o mm.json       # .yml: read as arfst23-yml\n"
+        "  treegen import paths paths.txt --game mastermind --alphabet 012345=123456 -o mm.json\n"
+        "exit 0: imported and verified; 1: not a complete, consistent strategy; 2: unreadable input\n",
+    )
+    p.add_argument("format", metavar="FORMAT", help="paths, irving, arfst23 or arfst23-yml (docs/tree-format.md)")
+    p.add_argument("file", metavar="FILE", help="the file to import")
+    p.add_argument("--game", "-g", default=None, metavar="G",
+                   help="the game (default: from a treegen header, the root count, or the arfst23 file name)")
+    p.add_argument("--alphabet", default=None, metavar="FROM=TO",
+                   help="the file writes the game's symbol TO[i] as FROM[i], e.g. 012345=123456 "
+                   "(default: guessed when the file's symbols are not the game's, and said on stderr)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the tree file to write")
+
+    p = command(
+        "export", cmd_export,
+        "write a tree file as paths, irving, arfst23, arfst23-yml, dot (Graphviz) or csv",
+        "  treegen export paths mm.json -o mm-paths.txt     # one line per secret; importing it gives mm.json back\n"
+        "  treegen export arfst23 mm.json --alphabet 012345=123456   # colours written 0-5, as arfst23 does\n"
+        "  treegen export irving mm.json                    # Irving notation on stdout, as mmstrat prints it\n"
+        "  treegen export dot mm.json --depth 2 | dot -Tsvg > mm.svg\n"
+        "  treegen export csv mm.json -o nodes.csv          # one row per node: history, guess, secrets\n",
+    )
+    p.add_argument("format", metavar="FORMAT", help="paths, irving, arfst23, arfst23-yml, dot or csv")
+    p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="write here (atomically) instead of stdout")
+    p.add_argument("--depth", "-d", type=int, default=None, metavar="N", help="dot: draw only the first N levels")
+    p.add_argument("--alphabet", default=None, metavar="FROM=TO",
+                   help="write the game's symbol TO[i] as FROM[i], e.g. 012345=123456 (not for dot, csv)")
+    p.add_argument("--bare", action="store_true",
+                   help="paths/irving: leave out the '# treegen:' header line (for other tools; "
+                   "an import then records strategy imported:FORMAT)")
     _add_tree_game(p)
 
     p = command(
