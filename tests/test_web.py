@@ -348,6 +348,13 @@ def test_impossible_and_inconsistent_answers_are_refused(page):
     assert page.locator("#g-history li").count() == 1 and count_of(page, "#g-count") == len(left)
     page.click("#g-undo")
     assert page.locator("#g-history li").count() == 0 and count_of(page, "#g-count") == 5040
+    # "You found it" for a guess that cannot be the secret any more is refused too.
+    hint, child = next((h, c) for h, c in tree.root.next
+                       if c.guess not in consistent(codes, [(first, (int(h[0]), int(h[2])))]))
+    _click_hint(page, game, int(hint[0]), int(hint[2]))
+    assert page.get_attribute("#g-guess .code", "data-code") == child.guess
+    _click_hint(page, game, 4, 0)
+    assert "That cannot be right" in page.text_content("#g-message") and page.is_hidden("#g-done")
 
 
 def test_baseball_strikes_cannot_exceed_balls(page):

@@ -605,6 +605,12 @@
 
     choose(which, v) {
       this.pick[which] = v;
+      if (which === 0 && v === TREE.game.positions) {
+        // all in place: the other count is forced (no cows, or as many balls as strikes)
+        this.pick[1] = TREE.game.notation === "baseball" ? v : 0;
+        this.choose(1, this.pick[1]);
+        return;
+      }
       document.querySelectorAll(`#g-answer .count[data-row="${which}"]`).forEach((b) =>
         b.setAttribute("aria-pressed", String(Number(b.dataset.value) === v)));
       this.preview();
@@ -649,12 +655,12 @@
       if (h === null) return this.refuse(`Choose both numbers first: how many are right and in place, and how many are right but misplaced.`);
       if (h instanceof Error) return this.refuse(`Not possible: ${h.message}.`);
       const g = this.node.guess;
-      if (h === game.winHint) {
+      const left = Array.prototype.filter.call(this.node.secrets, (s) => game.score(g, s) === h);
+      if (left.length && h === game.winHint) {
         this.history.push({ node: this.node, hint: h });
         this.done = true;
         return this.render();
       }
-      const left = Array.prototype.filter.call(this.node.secrets, (s) => game.score(g, s) === h);
       if (!left.length) {
         const said = this.history.map((x) => `${x.node.text} → ${game.showHint(x.hint)}`).concat([`${this.node.text} → ${game.showHint(h)}`]);
         return this.refuse(`That cannot be right: no ${game.name} secret gives all of these answers: ${said.join(", ")}. Check your answer for ${this.node.text}, or undo an earlier one.`);
