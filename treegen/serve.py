@@ -185,7 +185,8 @@ def run(trees: str | None, port: int, open_browser: bool = False) -> int:
         if open_browser:
             import webbrowser
 
-            webbrowser.open(url)
+            if not webbrowser.open(url):
+                print("treegen serve: found no web browser to open; open the URL above yourself", file=sys.stderr)
         server.serve_forever()
     except KeyboardInterrupt:
         print("treegen serve: stopped", file=sys.stderr)

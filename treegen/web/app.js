@@ -141,19 +141,22 @@
     /** The hint as the game writes it: xAyB, pegs, or ball/strike. */
     showHint(h) { return this.formatNative(h) || this.formatHint(h); }
 
-    /** The hints some guess and secret produce: every secret scored against one code per repeat pattern. */
+    /**
+     * The hints some guess and secret produce. Reordering the positions of both codes, or renaming
+     * symbols, keeps the hint; so every secret scored against one sorted guess per partition of the
+     * positions (symbol k repeated parts[k] times; without repeats only 0 1 2 ...) gives them all.
+     */
     get possibleHints() {
       if (this._possible) return this._possible;
-      const P = this.positions, seen = new Set();
-      const patterns = [];
-      const ext = (prefix, used) => {
-        if (prefix.length === P) { patterns.push(prefix); return; }
-        const top = this.repeats ? Math.min(used + 1, this.symbols) : used + 1;
-        for (let s = this.repeats ? 0 : used; s < top; s++) ext(prefix.concat([s]), Math.max(used, s + 1));
+      const P = this.positions, seen = new Set(), guesses = [];
+      const parts = (left, most, largest, acc) => {
+        if (left === 0) { guesses.push(acc.flatMap((m, k) => Array(m).fill(this.alphabet[k])).join("")); return; }
+        if (most === 0) return;
+        for (let first = Math.min(left, largest); first >= 1; first--) parts(left - first, most - 1, first, acc.concat([first]));
       };
-      ext([], 0);
-      for (const p of patterns) {
-        const g = this.index.get(p.map((s) => this.alphabet[s]).join(""));
+      parts(P, this.repeats ? Math.min(this.symbols, P) : P, this.repeats ? P : 1, []);
+      for (const text of guesses) {
+        const g = this.index.get(text);
         for (let s = 0; s < this.size; s++) seen.add(this.score(g, s));
       }
       this._possible = seen;
@@ -622,7 +625,7 @@
       if (first === null || second === null) return null;
       let bulls = first, cows = second;
       if (game.notation === "baseball") {
-        if (first > second) return new Error(`${first} strikes but only ${second} balls: ball counts the strikes too, so balls ≥ strikes`);
+        if (first > second) return new Error(`${plural(first, "strike")} but only ${plural(second, "ball")}: ball counts the strikes too, so balls ≥ strikes`);
         cows = second - first;
       }
       if (bulls + cows > game.positions) {
@@ -813,6 +816,7 @@
       $("#h-form").hidden = this.done;
       const alive = this.aliveNow();
       const rem = $("#h-remaining");
+      rem.hidden = this.done;
       if (this.done) {
         rem.replaceChildren();
         this.summary();
