@@ -504,6 +504,7 @@ def test_corrupt_files_get_a_clear_message(page, tmp_path):
     page.set_input_files("#file", str(SHIPPED / MM))
     page.wait_for_selector(f'body[data-loaded="{MM}"]')
     assert page.is_hidden("#load-error")
+    assert page.locator("#shipped tr.active").count() == 0  # a file from disk, not the listed one
 
 
 def test_page_opened_from_disk(browser):

@@ -456,7 +456,7 @@
 
   function setStatus(text) { $("#load-status").textContent = text; }
 
-  function useTreeText(text, source) {
+  function useTreeText(text, source, shipped) {
     const t0 = performance.now();
     let tree;
     try {
@@ -477,7 +477,7 @@
     $("#load-error").hidden = true;
     setStatus("");
     document.querySelectorAll("#shipped tr.active").forEach((r) => r.classList.remove("active"));
-    const row = document.querySelector(`#shipped tr[data-file="${CSS.escape(source)}"]`);
+    const row = shipped && document.querySelector(`#shipped tr[data-file="${CSS.escape(source)}"]`);
     if (row) row.classList.add("active");
     renderSummary();
     guesser.start();
@@ -493,7 +493,7 @@
     try {
       const res = await fetch("trees/" + encodeURIComponent(file), { cache: "no-store" });
       if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText}`);
-      useTreeText(await res.text(), file);
+      useTreeText(await res.text(), file, true);
     } catch (e) {
       showLoadError(file, `It could not be fetched: ${e.message}.`);
       setStatus("");
