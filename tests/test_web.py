@@ -193,10 +193,12 @@ def test_default_folder_is_the_repository_trees(tmp_path):
     assert code == 130 and "Traceback" not in err
 
 
-def test_ctrl_c_exits_130_cleanly(trees_dir):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_exits_130_cleanly(trees_dir, sig):
     proc, _ = start_server("--trees", str(trees_dir))
-    code, err = stop_server(proc)
-    assert code == 130
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
     assert err == "treegen serve: stopped\n"
 
 

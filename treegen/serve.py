@@ -175,8 +175,15 @@ def make_server(trees: str | os.PathLike | None, port: int, host: str = "127.0.0
 
 
 def run(trees: str | None, port: int, open_browser: bool = False) -> int:
-    """``treegen serve``: print the URL, serve until Ctrl-C (then exit 130)."""
+    """``treegen serve``: print the URL, serve until Ctrl-C or SIGTERM (then exit 130)."""
+    import signal
+
     server = make_server(trees, port)
+
+    def terminate(signum, frame):
+        raise KeyboardInterrupt  # stop as after Ctrl-C
+
+    signal.signal(signal.SIGTERM, terminate)
     try:
         host, bound = server.server_address[:2]
         url = f"http://{host}:{bound}/"
