@@ -473,13 +473,23 @@ def _corrupt(tmp_path: Path) -> list[tuple[str, bytes, str]]:
     del missing["root"]["next"]["0A2B"]["next"]["0A1B"]
     dead = json.loads(json.dumps(good))
     node = dead["root"]["next"]["1A0B"]["next"]["1A0B"]  # a node that some hint of mastermind does not reach
-    node["next"][next(f"{b}A{c}B" for b in range(4) for c in range(5 - b)
-                      if b + c <= 4 and (b, c) != (3, 1) and f"{b}A{c}B" not in node["next"])] = {"guess": "1111"}
+    extra = next(f"{b}A{c}B" for b in range(4) for c in range(5 - b)
+                 if (b, c) != (3, 1) and f"{b}A{c}B" not in node["next"])
+    node["next"][extra] = {"guess": "1111"}
+    node["next"] = dict(sorted(node["next"].items(), key=lambda kv: (int(kv[0][0]), int(kv[0][2]))))  # in order
     stats = json.loads(json.dumps(good))
     stats["stats"]["total"] += 1
     out = [("empty.json", b"", "it is empty"), ("truncated.json", (SHIPPED / MM).read_bytes()[:5000], "invalid JSON"),
            ("picture.json", b"\x89PNG\r\n", "invalid JSON"),
            ("other.json", b'{"format": "something-else"}', 'its format is "something-else"')]
+    # Structure, checked before any secret is played (docs/tree-format.md: only 'guess' and 'next', keys
+    # of 'next' ordered by hint).
+    unordered = json.loads(json.dumps(good))
+    unordered["root"]["next"] = dict(reversed(list(unordered["root"]["next"].items())))
+    extra_key = json.loads(json.dumps(good))
+    extra_key["root"]["next"]["0A0B"]["size"] = 256
+    out += [("unordered.json", json.dumps(unordered).encode(), "'next' keys at the root are out of order: 3A0B comes before 0A0B"),
+            ("extra-key.json", json.dumps(extra_key).encode(), "the node at 1123 0A0B has unknown key 'size'")]
     for label, obj in (("missing", missing), ("dead", dead), ("stats", stats)):
         data = json.dumps(obj).encode()
         try:

@@ -245,6 +245,7 @@
     if (provenance !== undefined && (provenance === null || typeof provenance !== "object" || Array.isArray(provenance))) {
       throw new TreeFileError(`"provenance" must be an object`);
     }
+    readNode(obj.root, []);
     const { root, histogram } = checkTree(game, obj.root);
     const total = histogram.reduce((a, h, k) => a + h * k, 0);
     const got = { secrets: game.size, total, max_guesses: histogram.length - 1, histogram };
@@ -253,6 +254,35 @@
       if (want !== have) throw new TreeFileError(`at the root: stats: ${name} is ${have} in the file but the tree gives ${want}`);
     }
     return { game, strategy: obj.strategy, stats: got, provenance: provenance || {}, root };
+  }
+
+  /**
+   * The structure of every node, before any secret is played (as tree.py's reader does): an object with
+   * a string guess and an optional non-empty "next", no other keys, canonical hint keys in hint order.
+   */
+  function readNode(raw, path) {
+    const where = path.length ? ` at ${path.join(" ")}` : " at the root";
+    if (path.length > 128) throw new TreeFileError(`the tree is too deep to read`);
+    if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.guess !== "string") {
+      throw new TreeFileError(`the node${where} is not an object {"guess": CODE, "next": {HINT: node, ...}}`);
+    }
+    const unknown = Object.keys(raw).filter((k) => k !== "guess" && k !== "next").sort();
+    if (unknown.length) throw new TreeFileError(`the node${where} has unknown key '${unknown[0]}'; a node has only 'guess' and 'next'`);
+    if (!("next" in raw)) return;
+    const nxt = raw.next;
+    if (!nxt || typeof nxt !== "object" || Array.isArray(nxt) || !Object.keys(nxt).length) {
+      throw new TreeFileError(`'next'${where} must be a non-empty object mapping hints to nodes (leave it out after the last guess)`);
+    }
+    // JSON.parse keeps the keys in file order, except that keys such as "12" (array indices) come first;
+    // hint keys (xAyB) are never such keys, so their order is the file's.
+    const keys = Object.keys(nxt).filter((k) => HINT_KEY.test(k));
+    const rank = (k) => Number(k[0]) * 10 + Number(k[2]);
+    const order = keys.slice().sort((x, y) => rank(x) - rank(y));
+    const k = keys.findIndex((x, i) => x !== order[i]);
+    if (k >= 0) {
+      throw new TreeFileError(`'next' keys${where} are out of order: ${keys[k]} comes before ${order[k]}; write them by hint, bulls then cows (0A0B, 0A1B, ..., 1A0B, ...)`);
+    }
+    for (const key of Object.keys(nxt)) readNode(nxt[key], path.concat([raw.guess, key]));
   }
 
   /** Play every secret through the tree, as verify.check_root does; build the node objects. */
