@@ -452,6 +452,12 @@ def cmd_solve(args) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args) -> int:
+    from . import serve
+
+    return serve.run(args.trees, args.port, args.open)
+
+
 def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first", default=None, metavar="CODE", help="the opening guess (default: the lowest code)")
     p.add_argument("--consistent-only", action="store_true", help="scored strategies guess only possible codes")
@@ -644,6 +650,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also record seconds and workers in the file (the bytes then differ run to run)")
     for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase"):
         p.add_argument(f"--no-{lever}", action="store_true", help=argparse.SUPPRESS)
+
+    p = command(
+        "serve", cmd_serve,
+        "serve the browser page: play with and explore the tree files of a folder (on 127.0.0.1)",
+        "  treegen serve --open                 # http://127.0.0.1:8000/ in your browser\n"
+        "  treegen serve --trees my-trees/ --port 0   # any free port; the URL is printed\n",
+    )
+    p.add_argument("--port", "-p", type=int, default=8000, metavar="N", help="port to listen on (0: any free port; default 8000)")
+    p.add_argument("--trees", default=None, metavar="DIR",
+                   help="folder of tree files to list (default: the repository's trees/ when run from a checkout, else the current folder)")
+    p.add_argument("--open", action="store_true", help="open the page in the default web browser")
 
     return parser
 

@@ -1,0 +1,569 @@
+"""treegen serve and the browser page (treegen/web/): the server over HTTP, then the page in headless Chromium.
+
+The server tests talk HTTP to a real ``treegen serve --port 0`` process. The browser tests drive the page
+through Playwright with Debian's Chromium (browser downloads are not available, so Playwright is pointed at
+/usr/bin/chromium); they are skipped, with the reason, only when Playwright or Chromium is missing. Hints
+the tests give are computed by a naive scorer written here from the definition; the tree's own moves come
+from ``treegen.play.solve``.
+
+Set TREEGEN_SCREENSHOTS=DIR to also write the README's screenshots into DIR (docs/).
+"""
+
+from __future__ import annotations
+
+import http.client
+import itertools
+import json
+import os
+import random
+import re
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clitools import TREEGEN
+
+from treegen.play import solve
+from treegen.rules import resolve_game, score_codes
+from treegen.tree import load_tree
+
+REPO = Path(__file__).resolve().parent.parent
+SHIPPED = REPO / "trees"
+WEB = REPO / "treegen" / "web"
+BC = "bulls-cows-optimal-average.json"
+MM = "mastermind-optimal-average.json"
+NB = "numbers-baseball-optimal-average.json"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+# -- independent references -----------------------------------------------------------------------
+
+
+def naive_hint(guess: str, secret: str) -> tuple[int, int]:
+    """(bulls, cows): bulls agree in place; cows are the common symbols (with multiplicity) minus bulls."""
+    bulls = sum(1 for a, b in zip(guess, secret) if a == b)
+    common = sum(min(guess.count(x), secret.count(x)) for x in set(guess))
+    return bulls, common - bulls
+
+
+def naive_codes(game) -> list[str]:
+    pick = itertools.product if game.repeats else itertools.permutations
+    args = {"repeat": game.positions} if game.repeats else {"r": game.positions}
+    return ["".join(c) for c in pick(game.alphabet, **args)]
+
+
+def consistent(codes: list[str], history: list[tuple[str, tuple[int, int]]]) -> list[str]:
+    return [s for s in codes if all(naive_hint(g, s) == h for g, h in history)]
+
+
+# -- the server as a process ------------------------------------------------------------------------
+
+
+def start_server(*args: str, cwd=None):
+    """``treegen serve --port 0 ARGS``; returns (process, URL) once it prints its URL (30 s at most)."""
+    proc = subprocess.Popen(
+        [TREEGEN, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd
+    )
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    ready = sel.select(timeout=30)
+    sel.close()
+    line = proc.stdout.readline() if ready else ""
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"treegen serve printed no URL: {line!r} {out!r} {err!r}")
+    return proc, m.group(0)
+
+
+def stop_server(proc) -> tuple[int, str]:
+    """Ctrl-C the server; its exit status and stderr."""
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    return proc.returncode, err
+
+
+def get(url: str, path: str, method: str = "GET") -> tuple[int, str, bytes]:
+    """(status, content type, body) of a raw request: the path goes out exactly as given."""
+    m = re.match(r"http://([\d.]+):(\d+)/", url)
+    conn = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=30)
+    try:
+        conn.request(method, path)
+        res = conn.getresponse()
+        return res.status, res.getheader("Content-Type") or "", res.read()
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def trees_dir(tmp_path_factory) -> Path:
+    """A trees folder: three shipped trees, a corrupt file, a JSON file that is no tree, and a secret
+    file next to the folder (which must stay unreachable)."""
+    base = tmp_path_factory.mktemp("serve")
+    folder = base / "trees"
+    folder.mkdir()
+    for name in (BC, MM, NB):
+        shutil.copy(SHIPPED / name, folder / name)
+    (folder / "broken.json").write_text('{"format": "treegen-tree", "version": 1, "game": ')
+    (folder / "other.json").write_text('{"hello": "world"}')
+    (folder / "notes.txt").write_text("not listed")
+    (base / "secret.txt").write_text("outside the trees folder")
+    (folder / "link.json").symlink_to(base / "secret.txt")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(trees_dir):
+    proc, url = start_server("--trees", str(trees_dir))
+    yield url
+    if proc.poll() is None:
+        stop_server(proc)
+
+
+# -- the server -----------------------------------------------------------------------------------
+
+
+def test_listing_reads_each_file(server, trees_dir):
+    status, ctype, body = get(server, "/api/trees")
+    assert status == 200 and ctype.startswith("application/json")
+    data = json.loads(body)
+    assert data["folder"] == str(trees_dir.resolve())
+    entries = {e["file"]: e for e in data["trees"]}
+    # *.json files only, and not link.json, whose target lies outside the folder
+    assert sorted(entries) == sorted(["broken.json", "other.json", BC, MM, NB])
+    for name in (BC, MM, NB):
+        tree = load_tree(SHIPPED / name)
+        want = {
+            "file": name, "game": tree.game.name, "strategy": tree.strategy,
+            "objective": tree.provenance["objective"], "cap": tree.provenance["max_guesses"],
+            "secrets": tree.stats.secrets, "total": tree.stats.total,
+            "average": round(tree.stats.total / tree.stats.secrets, 4), "max": tree.stats.max_guesses,
+        }
+        assert entries[name] == want
+    assert entries[BC]["total"] == 26274 and entries[MM]["total"] == 5625  # REFERENCE figures
+    assert entries["broken.json"] == {"file": "broken.json", "error": "not JSON"}
+    assert entries["other.json"] == {"file": "other.json", "error": "not a treegen tree file"}
+
+
+def test_tree_files_and_page_are_served(server, trees_dir):
+    status, ctype, body = get(server, f"/trees/{MM}")
+    assert (status, ctype) == (200, "application/json") and body == (trees_dir / MM).read_bytes()
+    for path, name, kind in (("/", "index.html", "text/html"), ("/app.js", "app.js", "text/javascript"),
+                             ("/style.css", "style.css", "text/css")):
+        status, ctype, body = get(server, path)
+        assert status == 200 and ctype.startswith(kind) and body == (WEB / name).read_bytes()
+    status, _, body = get(server, f"/trees/{MM}", method="HEAD")
+    assert status == 200 and body == b""
+
+
+@pytest.mark.parametrize("path", [
+    "/trees/../secret.txt", "/trees/%2e%2e/secret.txt", "/trees/..%2fsecret.txt", "/trees/link.json",
+    "/trees//etc/passwd", "/trees/%2Fetc%2Fpasswd", "/trees/../../../../etc/passwd",
+])
+def test_paths_outside_the_folder_are_refused(server, path):
+    status, _, body = get(server, path)
+    assert status == 403, (path, status)
+    assert body.endswith(b" is outside the trees folder\n"), body
+
+
+@pytest.mark.parametrize("path", ["/trees/missing.json", "/trees/", "/nothing.html", "/api/other", "/web/app.js",
+                                  "/serve.py", "/../pyproject.toml"])
+def test_unknown_paths_are_404(server, path):
+    status, _, _ = get(server, path)
+    assert status == 404, (path, status)
+
+
+def test_default_folder_is_the_repository_trees(tmp_path):
+    proc, url = start_server(cwd=tmp_path)
+    try:
+        files = [e["file"] for e in json.loads(get(url, "/api/trees")[2])["trees"]]
+    finally:
+        code, err = stop_server(proc)
+    assert files == sorted(p.name for p in SHIPPED.glob("*.json"))
+    assert code == 130 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signals_stop_the_server_cleanly(trees_dir, sig):
+    """Ctrl-C exits 130 and SIGTERM 143, as every treegen command does, with one line and no traceback."""
+    proc, _ = start_server("--trees", str(trees_dir))
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == (130 if sig == signal.SIGINT else 143)
+    assert err == "treegen serve: stopped\n"
+
+
+def test_bad_starts_are_one_line_errors(tmp_path):
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    port = busy.getsockname()[1]
+    try:
+        cases = [
+            (["serve", "--port", str(port), "--trees", str(tmp_path)], f"port {port} on 127.0.0.1 is in use"),
+            (["serve", "--port", "0", "--trees", str(tmp_path / "nope")], "does not exist"),
+            (["serve", "--port", "0", "--trees", str(Path(__file__))], "is not a folder"),
+            (["serve", "--port", "70000"], "--port must be 0 to 65535"),
+        ]
+        for argv, words in cases:
+            proc = subprocess.run([TREEGEN, *argv], capture_output=True, text=True, timeout=60)
+            assert proc.returncode == 2, (argv, proc.stderr)
+            assert proc.stderr.count("\n") == 1 and words in proc.stderr and proc.stdout == "", (argv, proc.stderr)
+    finally:
+        busy.close()
+
+
+# -- the page in a real browser ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]' installs it"
+    )
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is not installed: apt-get install -y chromium (as .ci/run does)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page; any JavaScript error on it fails the test."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.base = server
+    yield pg
+    context.close()
+    assert errors == []
+
+
+def open_tree(page, name: str) -> None:
+    page.goto(page.base)
+    page.click(f'#shipped tr[data-file="{name}"]')
+    page.wait_for_selector(f'body[data-loaded="{name}"]')
+
+
+def count_of(page, selector: str) -> int:
+    return int(re.match(r"[\d,]+", page.text_content(selector)).group(0).replace(",", ""))
+
+
+GAMES_TO_SCORE = ["bulls-cows", "mastermind", "numbers-baseball", "mastermind-digits", "smash-the-code", "royale",
+                  "bc:3:6", "mm:5:3", "mm:6:4", "bc:6:8", "mm:1:2", "bc:2:36", "mm:8:3"]
+
+
+def test_javascript_scores_as_python(page):
+    """Random pairs of every preset and some specs, scored by the page's JavaScript and by treegen.rules
+    (and by the naive scorer above); the hints each game can give, listed by both."""
+    page.goto(page.base)
+    rng = random.Random(14)
+    jobs, want, hint_games = [], [], []
+    for name in GAMES_TO_SCORE:
+        game = resolve_game(name)
+        pairs = [(rng.randrange(game.size), rng.randrange(game.size)) for _ in range(2000)]
+        pairs += [(k, k) for k in range(0, game.size, max(1, game.size // 50))]  # some all-bulls pairs
+        text = [["".join(game.alphabet[s] for s in game.codes[g]), "".join(game.alphabet[s] for s in game.codes[s])]
+                for g, s in pairs]
+        gdict = {"name": game.name, "positions": game.positions, "alphabet": game.alphabet, "repeats": game.repeats}
+        jobs.append([gdict, text])
+        py = [score_codes(game, g, s) for g, s in pairs]
+        naive = [(lambda b, c: b * (game.positions + 1) + c)(*naive_hint(g, s)) for g, s in text]
+        assert py == naive, name
+        want.append(py)
+        if game.size <= 20000:
+            hint_games.append((gdict, sorted(game.possible_hints)))
+    # One JSON string each way: Playwright serialises nested arrays value by value, which took seconds.
+    js = json.loads(page.evaluate(
+        "(jobs) => JSON.stringify(JSON.parse(jobs).map(([g, pairs]) => window.treegen.scorePairs(g, pairs)))",
+        json.dumps(jobs),
+    ))
+    for name, got, py in zip(GAMES_TO_SCORE, js, want):
+        assert got == py, name
+    assert sum(map(len, want)) > 24000
+    hints = page.evaluate("(games) => games.map((g) => window.treegen.possibleHints(g))", [g for g, _ in hint_games])
+    assert hints == [h for _, h in hint_games]
+
+
+def test_every_shipped_tree_checks_in_the_browser(page):
+    """The page's own check (every secret replayed) accepts each shipped tree, with treegen verify's figures."""
+    from treegen.verify import verify_tree
+
+    page.goto(page.base)
+    files = sorted(SHIPPED.glob("*.json"))
+    got = page.evaluate("(texts) => texts.map((t) => window.treegen.readTree(t).stats)", [p.read_text() for p in files])
+    for path, stats in zip(files, got):
+        want = verify_tree(load_tree(path))
+        assert (stats["secrets"], stats["total"], stats["max_guesses"], stats["histogram"]) == (
+            want.secrets, want.total, want.max_guesses, list(want.histogram)), path.name
+
+
+def _click_hint(page, game, bulls: int, cows: int) -> None:
+    """Answer with the buttons: bulls/cows, black/white pegs, or strikes/balls (ball counts strikes)."""
+    second = bulls + cows if game.notation == "baseball" else cows
+    page.click(f'#g-answer .count[data-row="0"][data-value="{bulls}"]')
+    page.click(f'#g-answer .count[data-row="1"][data-value="{second}"]')
+    page.click("#g-submit")
+
+
+@pytest.mark.parametrize("name, seed", [(BC, 1), (MM, 2), (NB, 3)])
+def test_computer_guesses_your_secret(page, name, seed):
+    tree = load_tree(SHIPPED / name)
+    game = tree.game
+    codes = naive_codes(game)
+    secret = random.Random(seed).choice(codes)
+    open_tree(page, name)
+    assert count_of(page, "#g-count") == len(codes)
+    history = []
+    while page.is_hidden("#g-done"):
+        guess = page.get_attribute("#g-guess .code", "data-code")
+        hint = naive_hint(guess, secret)
+        history.append((guess, hint))
+        _click_hint(page, game, *hint)
+        assert page.is_hidden("#g-message"), page.text_content("#g-message")
+        if hint[0] != game.positions:
+            assert count_of(page, "#g-count") == len(consistent(codes, history))
+        assert len(history) <= tree.stats.max_guesses
+    assert [g for g, _ in history] == [g for g, _ in solve(tree, secret)]
+    assert page.get_attribute("#g-done .code", "data-code") == secret
+    assert f"took {len(history)} guess" in page.text_content("#g-done")
+    assert page.locator("#g-history li").count() == len(history)
+
+
+def test_impossible_and_inconsistent_answers_are_refused(page):
+    tree = load_tree(SHIPPED / BC)
+    game = tree.game
+    codes = naive_codes(game)
+    open_tree(page, BC)
+    first = page.get_attribute("#g-guess .code", "data-code")
+    _click_hint(page, game, 3, 1)  # cannot occur: the fourth symbol would have to be misplaced
+    assert "cannot occur in bulls-cows" in page.text_content("#g-message")
+    _click_hint(page, game, 2, 3)  # five symbols in four positions
+    assert "counts 5 symbols" in page.text_content("#g-message")
+    assert page.locator("#g-history li").count() == 0 and count_of(page, "#g-count") == 5040
+    _click_hint(page, game, 0, 4)
+    assert page.is_hidden("#g-message")
+    second = page.get_attribute("#g-guess .code", "data-code")
+    left = consistent(codes, [(first, (0, 4))])
+    assert count_of(page, "#g-count") == len(left)
+    given = {naive_hint(second, s) for s in left}
+    bad = next((b, c) for b in range(5) for c in range(5 - b) if (b, c) not in given and (b, c) != (3, 1))
+    _click_hint(page, game, *bad)
+    message = page.text_content("#g-message")
+    assert "That cannot be right" in message and f"{second} → {bad[0]}A{bad[1]}B" in message, message
+    assert page.locator("#g-history li").count() == 1 and count_of(page, "#g-count") == len(left)
+    page.click("#g-undo")
+    assert page.locator("#g-history li").count() == 0 and count_of(page, "#g-count") == 5040
+    # "You found it" for a guess that cannot be the secret any more is refused too.
+    hint, child = next((h, c) for h, c in tree.root.next
+                       if c.guess not in consistent(codes, [(first, (int(h[0]), int(h[2])))]))
+    _click_hint(page, game, int(hint[0]), int(hint[2]))
+    assert page.get_attribute("#g-guess .code", "data-code") == child.guess
+    _click_hint(page, game, 4, 0)
+    assert "That cannot be right" in page.text_content("#g-message") and page.is_hidden("#g-done")
+
+
+def test_baseball_strikes_cannot_exceed_balls(page):
+    open_tree(page, NB)
+    page.click('#g-answer .count[data-row="0"][data-value="2"]')
+    page.click('#g-answer .count[data-row="1"][data-value="1"]')
+    page.click("#g-submit")
+    assert "ball counts the strikes too" in page.text_content("#g-message")
+
+
+@pytest.mark.parametrize("name", [BC, MM])
+def test_you_guess_with_the_trees_advice(page, name):
+    tree = load_tree(SHIPPED / name)
+    game = tree.game
+    codes = naive_codes(game)
+    open_tree(page, name)
+    page.click('#tabs button[data-tab="host"]')
+    # A malformed guess is refused with the rule, and a guess off the tree's path leaves it without advice.
+    page.fill("#h-input", "12")
+    page.press("#h-input", "Enter")
+    assert f"codes have {game.positions} symbols from {game.alphabet}" in page.text_content("#h-message")
+    assert page.locator("#h-history tr").count() == 0
+    off = next(c for c in codes if c != tree.root.guess)
+    page.fill("#h-input", off)
+    page.click('#h-form button[type="submit"]')
+    if page.is_visible("#h-done"):  # the random secret happened to be that guess
+        return
+    page.click("#h-advice")
+    assert f"it plays {tree.root.guess} there, you played {off}" in page.text_content("#h-message")
+    page.click("#h-giveup")
+    secret = page.get_attribute("#h-done .big .code", "data-code")
+    assert "You gave up after 1 guess" in page.text_content("#h-verdict")
+    # A new game, played by the tree's advice alone: it must follow the tree's path for the secret.
+    page.click("#h-done button")
+    moves = []
+    while page.is_hidden("#h-done"):
+        page.click("#h-advice")
+        advice = page.input_value("#h-input")
+        assert f"The tree plays {advice} here" in page.text_content("#h-message")
+        page.click('#h-form button[type="submit"]')
+        moves.append(advice)
+        assert len(moves) <= tree.stats.max_guesses
+    secret = page.get_attribute("#h-done .big .code", "data-code")
+    path = solve(tree, secret)
+    assert moves == [g for g, _ in path]
+    assert "You matched the tree" in page.text_content("#h-verdict")
+    rows = page.locator("#h-history tr")
+    for k, (guess, _) in enumerate(path):
+        cells = rows.nth(k).locator("td")
+        assert cells.nth(2).locator(".hint").get_attribute("data-hint") == "{}A{}B".format(*naive_hint(guess, secret))
+        left = len(consistent(codes, [(g, naive_hint(g, secret)) for g, _ in path[: k + 1]]))
+        assert cells.nth(3).text_content() == ("found" if guess == secret else f"{left:,} secret{'s' if left != 1 else ''} left")
+
+
+def test_explore_finds_a_secrets_path(page):
+    tree = load_tree(SHIPPED / MM)
+    open_tree(page, MM)
+    page.click('#tabs button[data-tab="explore"]')
+    bars = page.locator("#histogram svg .bar .count").all_text_contents()
+    assert [int(b.replace(",", "")) for b in bars] == list(tree.stats.histogram[1:])
+    # The first level: one row per hint of the root, with the size of its class.
+    game = tree.game
+    codes = naive_codes(game)
+    rows = page.locator('#x-tree li[data-path=""] > ul > li > .row')
+    assert rows.count() == len(tree.root.next)
+    for k, (hint, child) in enumerate(tree.root.next):
+        b, c = int(hint[0]), int(hint[2])
+        size = len(consistent(codes, [(tree.root.guess, (b, c))]))
+        row = rows.nth(k)
+        assert row.locator(".hint").get_attribute("data-hint") == hint
+        assert row.locator(".size").text_content() == f"{size:,} secret{'s' if size != 1 else ''}"
+        assert row.locator(".code").get_attribute("data-code") == child.guess
+    secret = "6543"
+    page.fill("#x-search", secret)
+    page.press("#x-search", "Enter")
+    path = solve(tree, secret)
+    shown = page.locator("#x-result .step")
+    assert shown.count() == len(path)
+    for k, (guess, hint) in enumerate(path):
+        assert shown.nth(k).locator(".code").get_attribute("data-code") == guess
+        assert shown.nth(k).locator(".hint").get_attribute("data-hint") == hint
+    assert page.locator("#x-tree li.on-path").count() == len(path)
+    assert page.get_attribute("#histogram .bar.mark", "data-guesses") == str(len(path))
+    page.fill("#x-search", "7777")
+    page.press("#x-search", "Enter")
+    assert "uses 7; codes use only the symbols 123456" in page.text_content("#x-result")
+
+
+def _corrupt(tmp_path: Path) -> list[tuple[str, bytes, str]]:
+    """(file name, contents, words the page must show) for files that are not valid trees; the words of the
+    invalid trees are treegen verify's own message for the same file."""
+    from treegen.tree import tree_from_bytes
+    from treegen.verify import verify_tree
+
+    good = json.loads((SHIPPED / MM).read_bytes())
+    missing = json.loads(json.dumps(good))
+    del missing["root"]["next"]["0A2B"]["next"]["0A1B"]
+    dead = json.loads(json.dumps(good))
+    node = dead["root"]["next"]["1A0B"]["next"]["1A0B"]  # a node that some hint of mastermind does not reach
+    extra = next(f"{b}A{c}B" for b in range(4) for c in range(5 - b)
+                 if (b, c) != (3, 1) and f"{b}A{c}B" not in node["next"])
+    node["next"][extra] = {"guess": "1111"}
+    node["next"] = dict(sorted(node["next"].items(), key=lambda kv: (int(kv[0][0]), int(kv[0][2]))))  # in order
+    stats = json.loads(json.dumps(good))
+    stats["stats"]["total"] += 1
+    out = [("empty.json", b"", "it is empty"), ("truncated.json", (SHIPPED / MM).read_bytes()[:5000], "invalid JSON"),
+           ("picture.json", b"\x89PNG\r\n", "invalid JSON"),
+           ("other.json", b'{"format": "something-else"}', 'its format is "something-else"')]
+    # Structure, checked before any secret is played (docs/tree-format.md: only 'guess' and 'next', keys
+    # of 'next' ordered by hint).
+    unordered = json.loads(json.dumps(good))
+    unordered["root"]["next"] = dict(reversed(list(unordered["root"]["next"].items())))
+    extra_key = json.loads(json.dumps(good))
+    extra_key["root"]["next"]["0A0B"]["size"] = 256
+    out += [("unordered.json", json.dumps(unordered).encode(), "'next' keys at the root are out of order: 3A0B comes before 0A0B"),
+            ("extra-key.json", json.dumps(extra_key).encode(), "the node at 1123 0A0B has unknown key 'size'")]
+    for label, obj in (("missing", missing), ("dead", dead), ("stats", stats)):
+        data = json.dumps(obj).encode()
+        try:
+            verify_tree(tree_from_bytes(data))
+        except ValueError as exc:
+            out.append((f"{label}.json", data, str(exc)))
+        else:
+            raise AssertionError(f"the {label} tree passed treegen verify")
+    return out
+
+
+def test_corrupt_files_get_a_clear_message(page, tmp_path):
+    open_tree(page, BC)
+    for name, data, words in _corrupt(tmp_path):
+        path = tmp_path / name
+        path.write_bytes(data)
+        page.set_input_files("#file", str(path))
+        page.wait_for_selector("#load-error:not([hidden])")
+        message = page.text_content("#load-error")
+        assert message.startswith(f"{name} is not a valid tree file."), message
+        assert words.lower() in message.lower(), (words, message)
+        assert page.is_visible("#workspace") and page.get_attribute("body", "data-loaded") == BC  # still usable
+        page.evaluate("document.querySelector('#load-error').hidden = true")
+    page.set_input_files("#file", str(SHIPPED / MM))
+    page.wait_for_selector(f'body[data-loaded="{MM}"]')
+    assert page.is_hidden("#load-error")
+    assert page.locator("#shipped tr.active").count() == 0  # a file from disk, not the listed one
+
+
+def test_page_opened_from_disk(browser):
+    """index.html from file://, with a tree file chosen by the user: loads, checks and plays."""
+    context = browser.new_context()
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto((WEB / "index.html").as_uri())
+        assert "opened from disk" in pg.text_content("#shipped")
+        pg.set_input_files("#file", str(SHIPPED / MM))
+        pg.wait_for_selector(f'body[data-loaded="{MM}"]')
+        assert "all 1,296 secrets replayed" in pg.text_content("#sum-proof")
+        assert pg.get_attribute("#g-guess .code", "data-code") == load_tree(SHIPPED / MM).root.guess
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_screenshot(page, tmp_path):
+    """The README's screenshots: the shipped trees (the server's default folder), a Mastermind game under
+    way, and a secret's path in the explorer; written to $TREEGEN_SCREENSHOTS when set (docs/), else to a
+    scratch folder."""
+    out = Path(os.environ.get("TREEGEN_SCREENSHOTS") or tmp_path)
+    tree = load_tree(SHIPPED / MM)
+    proc, page.base = start_server(cwd=tmp_path)
+    try:
+        open_tree(page, MM)
+        _screenshots(page, tree, out)
+    finally:
+        stop_server(proc)
+    for name, least in (("screenshot.png", (1100, 900)), ("screenshot-explore.png", (800, 400))):
+        data = (out / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert width >= least[0] and height >= least[1], (name, width, height)
+
+
+def _screenshots(page, tree, out: Path) -> None:
+    secret = "3641"
+    for guess, hint in solve(tree, secret)[:2]:
+        assert page.get_attribute("#g-guess .code", "data-code") == guess
+        _click_hint(page, tree.game, int(hint[0]), int(hint[2]))
+    page.screenshot(path=str(out / "screenshot.png"), full_page=True)
+    page.click('#tabs button[data-tab="explore"]')
+    page.fill("#x-search", secret)
+    page.press("#x-search", "Enter")
+    page.locator("#explore").screenshot(path=str(out / "screenshot-explore.png"))

@@ -1,0 +1,1008 @@
+/* treegen in the browser: play with and explore strategy trees (docs/tree-format.md).
+ *
+ * Plain JavaScript, no build step, no libraries, no network beyond the page's own server: it works
+ * offline, and opened from disk (file://) with a tree file the user chooses.
+ *
+ * The rules mirror treegen/rules.py: a code is the index of its symbol tuple in the game's sorted code
+ * list; a hint is bulls * (positions + 1) + cows, written xAyB, or in the game's own notation (pegs BBW,
+ * ball=3 strike=1). Every tree loaded is checked as `treegen verify` checks it: every secret of the game
+ * is replayed through the tree, and the figures the file claims must be the ones the tree achieves.
+ */
+"use strict";
+
+(function () {
+  // ---------------------------------------------------------------------------------------------
+  // Rules (treegen/rules.py)
+  // ---------------------------------------------------------------------------------------------
+  const SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const MAX_CODES = 200000;
+  const PRESETS = {
+    "bulls-cows": [4, "0123456789", false, "ab"],
+    "mastermind": [4, "123456", true, "pegs"],
+    "numbers-baseball": [4, "0123456789", true, "baseball"],
+    "mastermind-digits": [4, "0123456789", true, "pegs"],
+    "smash-the-code": [4, "123456789", false, "pegs"],
+    "royale": [5, "01234", true, "pegs"],
+  };
+
+  class TreeFileError extends Error {}
+
+  class Game {
+    constructor(name, positions, alphabet, repeats, notation) {
+      if (!(Number.isInteger(positions) && positions >= 1 && positions <= 8)) {
+        throw new TreeFileError(`a game needs 1 to 8 positions, not ${positions}`);
+      }
+      if (typeof alphabet !== "string" || new Set(alphabet).size !== alphabet.length ||
+          alphabet.length < 2 || alphabet.length > SYMBOLS.length) {
+        throw new TreeFileError(`a game needs 2 to ${SYMBOLS.length} distinct symbols, not ${JSON.stringify(alphabet)}`);
+      }
+      if (!repeats && positions > alphabet.length) {
+        throw new TreeFileError(`${positions} positions without repeats need at least ${positions} symbols`);
+      }
+      this.name = name;
+      this.positions = positions;
+      this.alphabet = alphabet;
+      this.repeats = repeats;
+      this.notation = notation;
+      this.symbols = alphabet.length;
+      let size = 1;
+      for (let k = 0; k < positions; k++) size *= repeats ? this.symbols : this.symbols - k;
+      this.size = size;
+      this.winHint = positions * (positions + 1);
+      this._index = null;
+      this._possible = null;
+      this._codes = null;
+      this._cg = new Int32Array(this.symbols);
+      this._cs = new Int32Array(this.symbols);
+    }
+
+    /** Every code as symbol indices, flat (code i is codes[i*P .. i*P+P-1]), in sorted order. */
+    get codes() {
+      if (this._codes) return this._codes;
+      const P = this.positions, n = this.symbols, out = new Uint8Array(this.size * P);
+      const cur = new Array(P).fill(0), used = new Array(n).fill(false);
+      let k = 0;
+      const rec = (pos) => {
+        if (pos === P) {
+          for (let i = 0; i < P; i++) out[k * P + i] = cur[i];
+          k++;
+          return;
+        }
+        for (let s = 0; s < n; s++) {
+          if (!this.repeats && used[s]) continue;
+          cur[pos] = s;
+          used[s] = true;
+          rec(pos + 1);
+          used[s] = false;
+        }
+      };
+      rec(0);
+      this._codes = out;
+      return out;
+    }
+
+    codeText(i) {
+      const P = this.positions, c = this.codes;
+      let t = "";
+      for (let k = 0; k < P; k++) t += this.alphabet[c[i * P + k]];
+      return t;
+    }
+
+    get index() {
+      if (!this._index) {
+        this._index = new Map();
+        for (let i = 0; i < this.size; i++) this._index.set(this.codeText(i), i);
+      }
+      return this._index;
+    }
+
+    /** The code written as text (spaces ignored, any case), or an Error saying what is accepted. */
+    parseCode(text) {
+      const raw = String(text).replace(/\s+/g, "").toUpperCase();
+      const rule = `${this.positions} symbols from ${this.alphabet}${this.repeats ? "" : ", all different"}`;
+      if (raw.length !== this.positions) {
+        return new Error(`“${text}” has ${raw.length} symbol${raw.length === 1 ? "" : "s"}; codes have ${rule}`);
+      }
+      for (const ch of raw) {
+        if (this.alphabet.indexOf(ch) < 0) return new Error(`“${text}” uses ${ch}; codes use only the symbols ${this.alphabet}`);
+      }
+      if (!this.repeats && new Set(raw).size !== raw.length) {
+        return new Error(`“${text}” repeats a symbol; codes have all different symbols`);
+      }
+      return this.index.get(raw);
+    }
+
+    /** The hint for code `g` against code `s`: bulls agree in place; cows are common symbols minus bulls. */
+    score(g, s) {
+      const P = this.positions, c = this.codes, cg = this._cg, cs = this._cs;
+      cg.fill(0);
+      cs.fill(0);
+      let bulls = 0;
+      for (let i = 0; i < P; i++) {
+        const a = c[g * P + i], b = c[s * P + i];
+        if (a === b) bulls++;
+        cg[a]++;
+        cs[b]++;
+      }
+      let common = 0;
+      for (let x = 0; x < this.symbols; x++) common += cg[x] < cs[x] ? cg[x] : cs[x];
+      return bulls * (P + 1) + common - bulls;
+    }
+
+    hint(bulls, cows) { return bulls * (this.positions + 1) + cows; }
+    splitHint(h) { return [Math.floor(h / (this.positions + 1)), h % (this.positions + 1)]; }
+    formatHint(h) { const [b, c] = this.splitHint(h); return `${b}A${c}B`; }
+    formatNative(h) {
+      const [b, c] = this.splitHint(h);
+      if (this.notation === "baseball") return `ball=${b + c} strike=${b}`;
+      if (this.notation === "pegs") return "B".repeat(b) + "W".repeat(c) || "-";
+      return null;
+    }
+    /** The hint as the game writes it: xAyB, pegs, or ball/strike. */
+    showHint(h) { return this.formatNative(h) || this.formatHint(h); }
+
+    /**
+     * The hints some guess and secret produce. Reordering the positions of both codes, or renaming
+     * symbols, keeps the hint; so every secret scored against one sorted guess per partition of the
+     * positions (symbol k repeated parts[k] times; without repeats only 0 1 2 ...) gives them all.
+     */
+    get possibleHints() {
+      if (this._possible) return this._possible;
+      const P = this.positions, seen = new Set(), guesses = [];
+      const parts = (left, most, largest, acc) => {
+        if (left === 0) { guesses.push(acc.flatMap((m, k) => Array(m).fill(this.alphabet[k])).join("")); return; }
+        if (most === 0) return;
+        for (let first = Math.min(left, largest); first >= 1; first--) parts(left - first, most - 1, first, acc.concat([first]));
+      };
+      parts(P, this.repeats ? Math.min(this.symbols, P) : P, this.repeats ? P : 1, []);
+      for (const text of guesses) {
+        const g = this.index.get(text);
+        for (let s = 0; s < this.size; s++) seen.add(this.score(g, s));
+      }
+      this._possible = seen;
+      return seen;
+    }
+
+    describe() {
+      return `${this.positions} positions, symbols ${this.alphabet}, ${this.repeats ? "repeats allowed" : "all different"}, ${this.size.toLocaleString("en")} secrets`;
+    }
+  }
+
+  /** The preset or bc:P:N / mm:P:N spec of that name, or null. */
+  function resolveGame(name) {
+    const key = String(name).trim().toLowerCase();
+    if (Object.prototype.hasOwnProperty.call(PRESETS, key)) {
+      const [p, a, r, n] = PRESETS[key];
+      return new Game(key, p, a, r, n);
+    }
+    const m = /^(bc|mm):(\d+):(\d+)$/.exec(key);
+    if (!m) return null;
+    const p = Number(m[2]), n = Number(m[3]);
+    if (p < 1 || p > 8 || n < 2 || n > SYMBOLS.length) {
+      throw new TreeFileError(`game spec ${name} is out of range: positions 1-8 and symbols 2-${SYMBOLS.length}`);
+    }
+    return new Game(key, p, SYMBOLS.slice(0, n), m[1] === "mm", m[1] === "mm" ? "pegs" : "ab");
+  }
+
+  /** The game of a tree file's "game" object (rules.game_from_dict). */
+  function gameFromDict(d) {
+    if (!d || typeof d !== "object" || Array.isArray(d) || !("name" in d) || !("positions" in d) ||
+        !("alphabet" in d) || !("repeats" in d)) {
+      throw new TreeFileError(`"game" must be an object with name, positions, alphabet and repeats`);
+    }
+    const game = resolveGame(d.name) || new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab");
+    if (game.positions !== d.positions || game.alphabet !== d.alphabet || game.repeats !== d.repeats) {
+      throw new TreeFileError(`game ${d.name} does not match its description ${JSON.stringify(d)}`);
+    }
+    if (game.size > MAX_CODES) {
+      throw new TreeFileError(`game ${d.name} has ${game.size} codes; at most ${MAX_CODES} are supported`);
+    }
+    return game;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Tree files: read and check (treegen/tree.py, treegen/verify.py)
+  // ---------------------------------------------------------------------------------------------
+  const ACCEPTED = 'a JSON object with "format": "treegen-tree", "version": 1, "game", "strategy", "stats" and "root"';
+  const HINT_KEY = /^([0-9])A([0-9])B$/;
+
+  function isInt(v) { return typeof v === "number" && Number.isInteger(v); }
+
+  function some(game, secrets) {
+    const shown = Array.from(secrets.slice(0, 3), (s) => game.codeText(s)).join(" ");
+    return shown + (secrets.length > 3 ? " ..." : "");
+  }
+
+  /**
+   * Read and check a tree file's text. Returns {game, strategy, stats, provenance, root}; each node is
+   * {guess, text, depth, secrets (the secrets that reach it), total (their guesses summed), max, kids:
+   * [{hint, node}] in hint order, parent}. Throws TreeFileError with a one-line reason.
+   */
+  function readTree(text) {
+    let obj;
+    if (!String(text).trim()) throw new TreeFileError(`it is empty; a tree file is ${ACCEPTED}`);
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      throw new TreeFileError(`invalid JSON (${e.message}); a tree file is ${ACCEPTED}`);
+    }
+    if (!obj || typeof obj !== "object" || Array.isArray(obj) || !("format" in obj)) {
+      throw new TreeFileError(`a tree file is ${ACCEPTED}`);
+    }
+    if (obj.format !== "treegen-tree") throw new TreeFileError(`its format is ${JSON.stringify(obj.format)}, not "treegen-tree"`);
+    if (obj.version !== 1) throw new TreeFileError(`it has tree format version ${JSON.stringify(obj.version)}; this page reads version 1`);
+    for (const key of ["game", "strategy", "stats", "root"]) {
+      if (!(key in obj)) throw new TreeFileError(`it lacks "${key}"; a tree file is ${ACCEPTED}`);
+    }
+    const game = gameFromDict(obj.game);
+    if (typeof obj.strategy !== "string") throw new TreeFileError(`"strategy" must be a string`);
+    const st = obj.stats;
+    if (!st || typeof st !== "object" || !isInt(st.secrets) || !isInt(st.total) || !isInt(st.max_guesses) ||
+        !Array.isArray(st.histogram) || !st.histogram.every(isInt)) {
+      throw new TreeFileError(`"stats" must be an object with integer secrets, total, max_guesses and a histogram list of integers`);
+    }
+    const provenance = obj.provenance;
+    if (provenance !== undefined && (provenance === null || typeof provenance !== "object" || Array.isArray(provenance))) {
+      throw new TreeFileError(`"provenance" must be an object`);
+    }
+    readNode(obj.root, []);
+    const { root, histogram } = checkTree(game, obj.root);
+    const total = histogram.reduce((a, h, k) => a + h * k, 0);
+    const got = { secrets: game.size, total, max_guesses: histogram.length - 1, histogram };
+    for (const name of ["secrets", "total", "max_guesses", "histogram"]) {
+      const want = JSON.stringify(got[name]), have = JSON.stringify(st[name]);
+      if (want !== have) throw new TreeFileError(`at the root: stats: ${name} is ${have} in the file but the tree gives ${want}`);
+    }
+    return { game, strategy: obj.strategy, stats: got, provenance: provenance || {}, root };
+  }
+
+  /**
+   * The structure of every node, before any secret is played (as tree.py's reader does): an object with
+   * a string guess and an optional non-empty "next", no other keys, canonical hint keys in hint order.
+   */
+  function readNode(raw, path) {
+    const where = path.length ? ` at ${path.join(" ")}` : " at the root";
+    if (path.length > 128) throw new TreeFileError(`the tree is too deep to read`);
+    if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.guess !== "string") {
+      throw new TreeFileError(`the node${where} is not an object {"guess": CODE, "next": {HINT: node, ...}}`);
+    }
+    const unknown = Object.keys(raw).filter((k) => k !== "guess" && k !== "next").sort();
+    if (unknown.length) throw new TreeFileError(`the node${where} has unknown key '${unknown[0]}'; a node has only 'guess' and 'next'`);
+    if (!("next" in raw)) return;
+    const nxt = raw.next;
+    if (!nxt || typeof nxt !== "object" || Array.isArray(nxt) || !Object.keys(nxt).length) {
+      throw new TreeFileError(`'next'${where} must be a non-empty object mapping hints to nodes (leave it out after the last guess)`);
+    }
+    // JSON.parse keeps the keys in file order, except that keys such as "12" (array indices) come first;
+    // hint keys (xAyB) are never such keys, so their order is the file's.
+    const keys = Object.keys(nxt).filter((k) => HINT_KEY.test(k));
+    const rank = (k) => Number(k[0]) * 10 + Number(k[2]);
+    const order = keys.slice().sort((x, y) => rank(x) - rank(y));
+    const k = keys.findIndex((x, i) => x !== order[i]);
+    if (k >= 0) {
+      throw new TreeFileError(`'next' keys${where} are out of order: ${keys[k]} comes before ${order[k]}; write them by hint, bulls then cows (0A0B, 0A1B, ..., 1A0B, ...)`);
+    }
+    for (const key of Object.keys(nxt)) readNode(nxt[key], path.concat([raw.guess, key]));
+  }
+
+  /** Play every secret through the tree, as verify.check_root does; build the node objects. */
+  function checkTree(game, rawRoot) {
+    const histogram = [0];
+    const win = game.winHint;
+    const bad = (path, reason) => new TreeFileError(`${path.length ? "at " + path.join(" ") : "at the root"}: ${reason}`);
+
+    function walk(raw, secrets, depth, path, parent) {
+      if (!raw || typeof raw !== "object" || Array.isArray(raw) || typeof raw.guess !== "string") {
+        throw bad(path, `the node is not an object {"guess": CODE, "next": {HINT: node, ...}}`);
+      }
+      if (depth > 64) throw bad(path, "the tree is too deep");
+      const code = game.parseCode(raw.guess);
+      if (code instanceof Error) throw bad(path, `guess ${JSON.stringify(raw.guess)} is not a legal code: ${code.message}`);
+      if (game.codeText(code) !== raw.guess) throw bad(path, `guess ${JSON.stringify(raw.guess)} is not written canonically: write ${game.codeText(code)}`);
+      const groups = new Map();
+      for (const s of secrets) {
+        const h = game.score(code, s);
+        const g = groups.get(h);
+        if (g) g.push(s); else groups.set(h, [s]);
+      }
+      const solved = groups.has(win);
+      groups.delete(win);
+      if (solved) {
+        while (histogram.length <= depth) histogram.push(0);
+        histogram[depth] += 1;
+      }
+      const node = { guess: code, text: raw.guess, depth, secrets: Int32Array.from(secrets), total: solved ? depth : 0,
+                     max: solved ? depth : 0, kids: [], parent, hint: null };
+      if ("next" in raw) {
+        const nxt = raw.next;
+        if (!nxt || typeof nxt !== "object" || Array.isArray(nxt) || !Object.keys(nxt).length) {
+          throw bad(path, `'next' after ${raw.guess} must be a non-empty object mapping hints to nodes (leave it out after the last guess)`);
+        }
+        if (!groups.size) throw bad(path, `guess ${raw.guess} is the only secret left, so the node must have no 'next'`);
+        const here = path.concat([raw.guess]);
+        const branches = [];
+        for (const key of Object.keys(nxt)) {
+          const m = HINT_KEY.exec(key);
+          if (!m) throw bad(here, `hint key ${JSON.stringify(key)} is not a canonical hint; hints are written xAyB, e.g. 1A2B`);
+          const b = Number(m[1]), c = Number(m[2]);
+          if (b + c > game.positions) throw bad(here, `branch ${key} is a hint that cannot occur in ${game.name}`);
+          const h = game.hint(b, c);
+          if (h === win) throw bad(here, `branch ${key} follows the all-bulls hint, which ends the game`);
+          if (!groups.has(h)) {
+            if (!game.possibleHints.has(h)) throw bad(here, `branch ${key} is a hint that cannot occur in ${game.name}`);
+            throw bad(here, `dead branch ${key}: no secret gives ${key} here`);
+          }
+          branches.push([h, key]);
+        }
+        if (branches.length !== groups.size) {
+          const have = new Set(branches.map((x) => x[0]));
+          const h = Math.min(...[...groups.keys()].filter((x) => !have.has(x)));
+          const n = groups.get(h).length;
+          throw bad(here, `no branch for hint ${game.formatHint(h)}, which ${n} secret${n === 1 ? "" : "s"} give${n === 1 ? "s" : ""} (${some(game, groups.get(h))})`);
+        }
+        branches.sort((x, y) => x[0] - y[0]);
+        for (const [h, key] of branches) {
+          const kid = walk(nxt[key], groups.get(h), depth + 1, here.concat([key]), node);
+          kid.hint = h;
+          node.kids.push({ hint: h, node: kid });
+          node.total += kid.total;
+          node.max = Math.max(node.max, kid.max);
+        }
+      } else if (groups.size) {
+        const h = Math.min(...groups.keys());
+        const n = groups.get(h).length;
+        throw bad(path.concat([raw.guess]), `no branch for hint ${game.formatHint(h)}, which ${n} secret${n === 1 ? "" : "s"} give${n === 1 ? "s" : ""} (${some(game, groups.get(h))})`);
+      }
+      return node;
+    }
+
+    const all = new Array(game.size);
+    for (let i = 0; i < game.size; i++) all[i] = i;
+    const root = walk(rawRoot, all, 1, [], null);
+    return { root, histogram };
+  }
+
+  /** The (node, hint) steps the tree plays against `secret`, ending with the winning guess. */
+  function treePath(tree, secret) {
+    const steps = [];
+    let node = tree.root;
+    for (;;) {
+      const h = tree.game.score(node.guess, secret);
+      steps.push({ node, hint: h });
+      if (h === tree.game.winHint) return steps;
+      node = node.kids.find((k) => k.hint === h).node;
+    }
+  }
+
+  function kidFor(node, hint) {
+    const k = node.kids.find((x) => x.hint === hint);
+    return k ? k.node : null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Small DOM helpers
+  // ---------------------------------------------------------------------------------------------
+  const $ = (sel) => document.querySelector(sel);
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  const fmt = (x) => Number(x).toLocaleString("en");
+  const avg = (x) => Number(x).toFixed(4);
+  const plural = (n, one, many) => `${fmt(n)} ${n === 1 ? one : many || one + "s"}`;
+
+  /** A code drawn as tiles; coloured pegs in Mastermind-like games. */
+  function codeView(game, code, extra) {
+    const text = typeof code === "number" ? game.codeText(code) : code;
+    const pegs = game.notation === "pegs";
+    return el("span", { class: "code" + (pegs ? " colours" : "") + (extra ? " " + extra : ""), "data-code": text, title: text },
+      Array.from(text, (ch) => el("span", { class: "sym" + (pegs ? " c" + game.alphabet.indexOf(ch) : "") }, ch)));
+  }
+
+  /** A hint drawn in the game's notation: 1A2B, black and white pegs, or ball/strike. */
+  function hintView(game, h) {
+    const [b, c] = game.splitHint(h);
+    const canon = game.formatHint(h);
+    if (game.notation === "pegs") {
+      const pegs = [];
+      for (let i = 0; i < b; i++) pegs.push(el("i", { class: "peg black" }));
+      for (let i = 0; i < c; i++) pegs.push(el("i", { class: "peg white" }));
+      if (!pegs.length) pegs.push(el("i", { class: "peg none" }));
+      return el("span", { class: "hint pegs", "data-hint": canon, title: `${b} black, ${c} white (${canon})` },
+        el("span", { class: "pegbox", style: `width:${game.positions * 12}px` }, pegs), el("span", { class: "native" }, game.formatNative(h)));
+    }
+    if (game.notation === "baseball") {
+      return el("span", { class: "hint baseball", "data-hint": canon, title: `${b} strike${b === 1 ? "" : "s"}, ${b + c} ball${b + c === 1 ? "" : "s"} (${canon})` },
+        el("b", {}, "ball "), `${b + c}`, el("b", {}, " strike "), `${b}`);
+    }
+    return el("span", { class: "hint ab", "data-hint": canon, title: `${b} bull${b === 1 ? "" : "s"}, ${c} cow${c === 1 ? "" : "s"}` },
+      el("span", { class: "a" }, `${b}A`), el("span", { class: "b" }, `${c}B`));
+  }
+
+  function listCodes(game, secrets, limit) {
+    const shown = Array.from(secrets.slice(0, limit), (s) => game.codeText(s));
+    return shown.join(" ") + (secrets.length > limit ? " …" : "");
+  }
+
+  /** An SVG bar chart: secrets solved with 1, 2, ... guesses; `mark` highlights one bar. */
+  function histogramSvg(hist, mark) {
+    const NS = "http://www.w3.org/2000/svg";
+    const s = (tag, attrs, text) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
+    const bars = hist.slice(1);
+    const W = 560, H = 210, left = 14, right = 14, top = 26, bottom = 44;
+    const top1 = Math.max(...bars, 1);
+    const bw = (W - left - right) / bars.length;
+    const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "histogram", role: "img",
+      "aria-label": "secrets solved with each number of guesses: " + bars.map((n, i) => `${i + 1}: ${n}`).join(", ") });
+    svg.append(s("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "axis" }));
+    bars.forEach((n, i) => {
+      const h = n ? Math.max(2, (H - top - bottom) * n / top1) : 0;
+      const x = left + i * bw + bw * 0.14, w = bw * 0.72, y = H - bottom - h;
+      const g = s("g", { class: "bar" + (mark === i + 1 ? " mark" : ""), "data-guesses": i + 1 });
+      g.append(s("title", {}, `${fmt(n)} secret${n === 1 ? "" : "s"} solved with ${i + 1} guess${i ? "es" : ""}`));
+      g.append(s("rect", { x, y, width: w, height: h, rx: 3 }));
+      g.append(s("text", { x: x + w / 2, y: y - 6, class: "count" }, fmt(n)));
+      g.append(s("text", { x: x + w / 2, y: H - bottom + 17, class: "label" }, String(i + 1)));
+      svg.append(g);
+    });
+    svg.append(s("text", { x: W / 2, y: H - 6, class: "caption" }, "guesses needed (the winning guess counts)"));
+    return svg;
+  }
+
+  function objectiveText(entry) {
+    const o = entry.objective, cap = entry.cap;
+    if (o === "worst") return "least worst case";
+    if (o === "average") return cap ? `least total, ≤ ${cap} guesses` : "least total";
+    return entry.strategy || "";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The page
+  // ---------------------------------------------------------------------------------------------
+  let TREE = null; // the tree in use: readTree's result plus {source}
+
+  function showLoadError(source, message) {
+    const box = $("#load-error");
+    box.replaceChildren(el("strong", {}, `${source} is not a valid tree file. `), message);
+    box.hidden = false;
+  }
+
+  function setStatus(text) { $("#load-status").textContent = text; }
+
+  function useTreeText(text, source, shipped) {
+    const t0 = performance.now();
+    let tree;
+    try {
+      tree = readTree(text);
+    } catch (e) {
+      if (!(e instanceof TreeFileError)) {
+        console.error(e);
+        showLoadError(source, `It could not be read: ${e.message}`);
+      } else {
+        showLoadError(source, e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".");
+      }
+      setStatus(TREE ? `Still using ${TREE.source}.` : "");
+      return false;
+    }
+    tree.source = source;
+    tree.checkMs = performance.now() - t0;
+    TREE = tree;
+    $("#load-error").hidden = true;
+    setStatus("");
+    document.querySelectorAll("#shipped tr.active").forEach((r) => r.classList.remove("active"));
+    const row = shipped && document.querySelector(`#shipped tr[data-file="${CSS.escape(source)}"]`);
+    if (row) row.classList.add("active");
+    renderSummary();
+    guesser.start();
+    host.start();
+    explorer.start();
+    $("#workspace").hidden = false;
+    document.body.dataset.loaded = source;
+    return true;
+  }
+
+  async function loadShipped(file) {
+    setStatus(`Loading ${file}…`);
+    try {
+      const res = await fetch("trees/" + encodeURIComponent(file), { cache: "no-store" });
+      if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText}`);
+      useTreeText(await res.text(), file, true);
+    } catch (e) {
+      showLoadError(file, `It could not be fetched: ${e.message}.`);
+      setStatus("");
+    }
+  }
+
+  function loadFile(file) {
+    if (!file) return;
+    setStatus(`Reading ${file.name}…`);
+    const reader = new FileReader();
+    reader.onload = () => useTreeText(reader.result, file.name);
+    reader.onerror = () => { showLoadError(file.name, "It could not be read."); setStatus(""); };
+    reader.readAsText(file);
+  }
+
+  async function loadListing() {
+    const box = $("#shipped");
+    if (location.protocol === "file:") {
+      box.replaceChildren(el("p", { class: "muted" }, "This page was opened from disk: choose a tree file below (for example one of treegen's trees/ folder). ",
+        el("code", {}, "treegen serve"), " lists a folder of trees here."));
+      return;
+    }
+    let data;
+    try {
+      const res = await fetch("api/trees", { cache: "no-store" });
+      if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
+      data = await res.json();
+    } catch (e) {
+      box.replaceChildren(el("p", { class: "muted" }, `No list of trees from the server (${e.message}); choose a tree file below.`));
+      return;
+    }
+    if (!data.trees.length) {
+      box.replaceChildren(el("p", { class: "muted" }, `No tree files (*.json) in ${data.folder}; choose a file below, or start treegen serve with --trees DIR.`));
+      return;
+    }
+    const rows = data.trees.map((t) => t.error
+      ? el("tr", { class: "broken", "data-file": t.file }, el("td", {}, t.file), el("td", { colspan: 5, class: "muted" }, t.error))
+      : el("tr", { "data-file": t.file, tabindex: 0, title: `play with ${t.file}`,
+          onclick: () => loadShipped(t.file),
+          onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); loadShipped(t.file); } } },
+        el("td", {}, el("span", { class: "game-name" }, t.game), el("span", { class: "file-name" }, t.file)),
+        el("td", {}, objectiveText(t)),
+        el("td", { class: "num" }, fmt(t.total)),
+        el("td", { class: "num" }, avg(t.average)),
+        el("td", { class: "num" }, t.max)));
+    box.replaceChildren(el("table", { class: "trees" },
+      el("thead", {}, el("tr", {}, el("th", {}, "game"), el("th", {}, "objective"), el("th", { class: "num" }, "total"),
+        el("th", { class: "num" }, "average"), el("th", { class: "num" }, "max"))),
+      el("tbody", {}, rows)));
+    const want = new URLSearchParams(location.hash.slice(1)).get("tree");
+    if (want && data.trees.some((t) => t.file === want && !t.error)) loadShipped(want);
+  }
+
+  function renderSummary() {
+    const { game, stats, strategy, provenance } = TREE;
+    $("#sum-title").replaceChildren(game.name, el("span", { class: "strategy" }, strategy));
+    $("#sum-game").textContent = game.describe();
+    const facts = [
+      ["average", avg(stats.total / stats.secrets)],
+      ["total", fmt(stats.total)],
+      ["max", String(stats.max_guesses)],
+      ["first guess", TREE.root.text],
+    ];
+    $("#sum-facts").replaceChildren(...facts.map(([k, v]) => el("div", { class: "fact" }, el("span", { class: "v" }, v), el("span", { class: "k" }, k))));
+    const proof = [];
+    if (provenance.objective === "average" && provenance.optimal_total === stats.total) {
+      proof.push(`Proved optimal: least total${provenance.max_guesses ? ` within ${provenance.max_guesses} guesses` : ""}.`);
+    } else if (provenance.objective === "worst" && provenance.worst_case) {
+      proof.push(`Proved optimal: every secret within ${provenance.worst_case} guesses (${provenance.impossible_within} is impossible), then least total.`);
+    }
+    proof.push(`Checked here: all ${fmt(stats.secrets)} secrets replayed through the tree, and the figures match the file (${TREE.checkMs.toFixed(0)} ms).`);
+    $("#sum-proof").textContent = proof.join(" ");
+    $("#sum-source").textContent = TREE.source;
+    drawHistogram(null);
+  }
+
+  function drawHistogram(mark) {
+    $("#histogram").replaceChildren(histogramSvg(TREE.stats.histogram, mark));
+  }
+
+  // -- tabs ----------------------------------------------------------------------------------------
+  function selectTab(name) {
+    document.querySelectorAll("#tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === name)));
+    document.querySelectorAll(".panel").forEach((p) => { p.hidden = p.id !== name; });
+  }
+
+  // -- the computer guesses your secret ---------------------------------------------------------
+  const guesser = {
+    start() {
+      const game = TREE.game;
+      this.node = TREE.root;
+      this.history = []; // {node, hint}
+      this.done = false;
+      this.pick = [null, null];
+      const names = {
+        ab: ["Bulls", "right symbol, right place", "Cows", "right symbol, wrong place"],
+        pegs: ["Black pegs", "right colour, right place", "White pegs", "right colour, wrong place"],
+        baseball: ["Strikes", "right digit, right place", "Balls", "right digit anywhere: strikes count too"],
+      }[game.notation];
+      $("#g-intro").textContent = `Think of a secret: ${game.describe().replace(/, [\d,]+ secrets$/, "")}. ` +
+        `I will find it within ${plural(TREE.stats.max_guesses, "guess", "guesses")}. Score each of my guesses with the buttons.`;
+      const row = (which, label, help) => el("div", { class: "count-row" },
+        el("div", { class: "count-label" }, el("strong", {}, label), el("span", { class: "muted" }, help)),
+        el("div", { class: "count-buttons", role: "group", "aria-label": label },
+          Array.from({ length: game.positions + 1 }, (_, v) => el("button", {
+            type: "button", class: "count", "data-row": which, "data-value": v, "aria-pressed": "false",
+            onclick: () => this.choose(which, v),
+          }, String(v)))));
+      $("#g-answer").replaceChildren(row(0, names[0], names[1]), row(1, names[2], names[3]));
+      this.render();
+    },
+
+    choose(which, v) {
+      this.pick[which] = v;
+      if (which === 0 && v === TREE.game.positions) {
+        // all in place: the other count is forced (no cows, or as many balls as strikes)
+        this.pick[1] = TREE.game.notation === "baseball" ? v : 0;
+        this.choose(1, this.pick[1]);
+        return;
+      }
+      document.querySelectorAll(`#g-answer .count[data-row="${which}"]`).forEach((b) =>
+        b.setAttribute("aria-pressed", String(Number(b.dataset.value) === v)));
+      this.preview();
+    },
+
+    /** The chosen answer as (bulls, cows), or an Error saying why it cannot be a hint. */
+    chosenHint() {
+      const game = TREE.game, [first, second] = this.pick;
+      if (first === null || second === null) return null;
+      let bulls = first, cows = second;
+      if (game.notation === "baseball") {
+        if (first > second) return new Error(`${plural(first, "strike")} but only ${plural(second, "ball")}: ball counts the strikes too, so balls ≥ strikes`);
+        cows = second - first;
+      }
+      if (bulls + cows > game.positions) {
+        return new Error(`${game.formatHint(game.hint(bulls, cows))} counts ${bulls + cows} symbols, but codes have only ${game.positions}`);
+      }
+      const h = game.hint(bulls, cows);
+      if (!game.possibleHints.has(h)) {
+        const why = bulls === game.positions - 1 && cows === 1
+          ? `if ${bulls} are in the right place, the last one cannot be right but misplaced`
+          : "no guess and secret give it";
+        return new Error(`${game.showHint(h)} cannot occur in ${game.name}: ${why}`);
+      }
+      return h;
+    },
+
+    preview() {
+      const h = this.chosenHint();
+      const box = $("#g-preview");
+      box.replaceChildren();
+      if (h === null) return;
+      if (h instanceof Error) box.append(el("span", { class: "muted" }, "not a possible answer"));
+      else box.append("answer: ", hintView(TREE.game, h));
+    },
+
+    answer() {
+      const game = TREE.game, msg = $("#g-message");
+      msg.hidden = true;
+      if (this.done) return;
+      const h = this.chosenHint();
+      if (h === null) return this.refuse(`Choose both numbers first: how many are right and in place, and how many are right but misplaced.`);
+      if (h instanceof Error) return this.refuse(`Not possible: ${h.message}.`);
+      const g = this.node.guess;
+      const left = Array.prototype.filter.call(this.node.secrets, (s) => game.score(g, s) === h);
+      if (left.length && h === game.winHint) {
+        this.history.push({ node: this.node, hint: h });
+        this.done = true;
+        return this.render();
+      }
+      if (!left.length) {
+        const said = this.history.map((x) => `${x.node.text} → ${game.showHint(x.hint)}`).concat([`${this.node.text} → ${game.showHint(h)}`]);
+        return this.refuse(`That cannot be right: no ${game.name} secret gives all of these answers: ${said.join(", ")}. Check your answer for ${this.node.text}, or undo an earlier one.`);
+      }
+      const kid = kidFor(this.node, h); // a checked tree has a branch for every hint a remaining secret gives
+      this.history.push({ node: this.node, hint: h });
+      this.node = kid;
+      this.render();
+    },
+
+    refuse(text) {
+      const msg = $("#g-message");
+      msg.textContent = text;
+      msg.hidden = false;
+    },
+
+    undo() {
+      $("#g-message").hidden = true;
+      if (!this.history.length) return;
+      const last = this.history.pop();
+      this.node = last.node;
+      this.done = false;
+      this.render();
+    },
+
+    render() {
+      const game = TREE.game;
+      this.pick = [null, null];
+      document.querySelectorAll("#g-answer .count").forEach((b) => b.setAttribute("aria-pressed", "false"));
+      $("#g-preview").replaceChildren();
+      $("#g-history").replaceChildren(...this.history.map((x, i) => el("li", {},
+        el("span", { class: "n" }, String(i + 1)), codeView(game, x.node.guess), hintView(game, x.hint),
+        x.hint === game.winHint ? el("span", { class: "left" }, "found") :
+          el("span", { class: "left" }, plural(this.history[i + 1] ? this.history[i + 1].node.secrets.length : this.node.secrets.length, "secret") + " left"))));
+      const n = this.history.length;
+      $("#g-current").hidden = this.done;
+      $("#g-done").hidden = !this.done;
+      if (this.done) {
+        const secret = this.history[n - 1].node.text;
+        $("#g-done").replaceChildren(el("div", { class: "big" }, "Found it: ", codeView(game, secret)),
+          el("p", {}, `Your secret ${secret} took ${plural(n, "guess", "guesses")}; this tree needs ${avg(TREE.stats.total / TREE.stats.secrets)} on average and never more than ${TREE.stats.max_guesses}.`),
+          el("p", {}, el("button", { type: "button", class: "primary", onclick: () => { $("#g-message").hidden = true; this.start(); } }, "Play again")));
+        $("#g-remaining").replaceChildren();
+        return;
+      }
+      $("#g-guess-label").textContent = `Guess ${n + 1}`;
+      $("#g-guess").replaceChildren(codeView(game, this.node.guess, "large"));
+      const left = this.node.secrets;
+      $("#g-remaining").replaceChildren(el("strong", { id: "g-count" }, plural(left.length, "secret")),
+        left.length === 1 ? " is still possible: " : " still possible: ",
+        el("span", { class: "codes" }, listCodes(game, left, 16)));
+    },
+  };
+
+  // -- you guess the computer's secret ------------------------------------------------------------
+  const host = {
+    start() {
+      const game = TREE.game;
+      const r = new Uint32Array(1);
+      crypto.getRandomValues(r);
+      this.secret = r[0] % game.size;
+      this.history = []; // {guess, hint, left}
+      this.alive = null;
+      this.done = false;
+      this.gaveUp = false;
+      this.say("");
+      $("#h-intro").textContent = `I have picked a secret: ${game.describe().replace(/, [\d,]+ secrets$/, "")}. ` +
+        `Type your guesses. Hints: ${{ ab: "xAyB, x bulls (right place) and y cows (right symbol, wrong place)",
+          pegs: "a black peg for each right colour in the right place, a white one for each right colour in the wrong place",
+          baseball: "strikes are right digits in the right place; balls are right digits anywhere (strikes count too)" }[game.notation]}.`;
+      $("#h-input").value = "";
+      $("#h-input").placeholder = game.codeText(0);
+      $("#h-input").maxLength = game.positions + 8;
+      this.render();
+    },
+
+    aliveNow() {
+      if (!this.alive) {
+        this.alive = [];
+        for (let i = 0; i < TREE.game.size; i++) this.alive.push(i);
+      }
+      return this.alive;
+    },
+
+    guess(text) {
+      const game = TREE.game;
+      this.say("");
+      if (this.done) return;
+      const code = game.parseCode(text);
+      if (code instanceof Error) return this.say(code.message + ".", true);
+      const alive = this.aliveNow();
+      const couldBe = alive.includes(code);
+      const h = game.score(code, this.secret);
+      this.alive = alive.filter((s) => game.score(code, s) === h);
+      this.history.push({ guess: code, hint: h, left: this.alive.length, couldBe });
+      if (code === this.secret) this.done = true;
+      $("#h-input").value = "";
+      this.render();
+    },
+
+    /** The tree's node after the history so far, or an explanation of why the game left the tree. */
+    treeNode() {
+      const game = TREE.game;
+      let node = TREE.root;
+      for (let i = 0; i < this.history.length; i++) {
+        const x = this.history[i];
+        if (x.guess !== node.guess) {
+          return `You left the tree's path at guess ${i + 1}: it plays ${node.text} there, you played ${game.codeText(x.guess)}.`;
+        }
+        node = kidFor(node, x.hint);
+      }
+      return node;
+    },
+
+    advise() {
+      const game = TREE.game;
+      if (this.done) return;
+      const node = this.treeNode();
+      if (typeof node === "string") {
+        const alive = this.aliveNow();
+        return this.say(`${node} It has no advice for this game; any of the ${plural(alive.length, "possible secret")} is worth a try, e.g. ${game.codeText(alive[0])}.`);
+      }
+      const left = node.secrets.length;
+      this.say(`The tree plays ${node.text} here` + (left > 1 ? `: from here it needs ${avg(node.total / left - (node.depth - 1))} more guesses on average, at most ${node.max - node.depth + 1}.` : ": it is the only secret left."));
+      $("#h-input").value = node.text;
+      $("#h-input").focus();
+    },
+
+    giveUp() {
+      if (this.done) return;
+      this.done = true;
+      this.gaveUp = true;
+      this.render();
+    },
+
+    say(text, error) {
+      const box = $("#h-message");
+      box.textContent = text;
+      box.hidden = !text;
+      box.classList.toggle("error", Boolean(error));
+    },
+
+    render() {
+      const game = TREE.game;
+      $("#h-history").replaceChildren(...this.history.map((x, i) => el("tr", {},
+        el("td", { class: "n" }, String(i + 1)), el("td", {}, codeView(game, x.guess)), el("td", {}, hintView(game, x.hint)),
+        el("td", { class: "num" }, x.hint === game.winHint ? "found" : plural(x.left, "secret") + " left"),
+        el("td", { class: "muted note" }, x.couldBe ? "" : "could not be the secret"))));
+      $("#h-table").hidden = !this.history.length;
+      $("#h-form").hidden = this.done;
+      const alive = this.aliveNow();
+      const rem = $("#h-remaining");
+      rem.hidden = this.done;
+      if (this.done) {
+        rem.replaceChildren();
+        this.summary();
+        return;
+      }
+      $("#h-done").hidden = true;
+      rem.replaceChildren(el("summary", {}, el("strong", { id: "h-count" }, plural(alive.length, "secret")), " still possible (open to see them)"),
+        el("p", { class: "codes" }, listCodes(game, alive, 24)));
+    },
+
+    summary() {
+      const game = TREE.game, n = this.history.length, secret = game.codeText(this.secret);
+      const steps = treePath(TREE, this.secret);
+      const treeLine = el("div", { class: "path" }, steps.map((s) => el("span", { class: "step" }, codeView(game, s.node.guess), hintView(game, s.hint))));
+      const mean = TREE.stats.total / TREE.stats.secrets;
+      let verdict;
+      if (this.gaveUp) verdict = `You gave up after ${plural(n, "guess", "guesses")}.`;
+      else if (n < steps.length) verdict = `You beat the tree: ${plural(n, "guess", "guesses")} against its ${steps.length}. Lucky, or brilliant?`;
+      else if (n === steps.length) verdict = `You matched the tree: ${plural(n, "guess", "guesses")}, as it does.`;
+      else verdict = `You needed ${plural(n, "guess", "guesses")}; the tree needs ${steps.length} for this secret.`;
+      $("#h-done").replaceChildren(
+        el("div", { class: "big" }, "The secret was ", codeView(game, secret)),
+        el("p", { id: "h-verdict" }, verdict, ` Over all ${fmt(TREE.stats.secrets)} secrets the tree averages ${avg(mean)} guesses and never needs more than ${TREE.stats.max_guesses}.`),
+        el("p", { class: "muted" }, "How the tree solves it:"), treeLine,
+        el("p", {}, el("button", { type: "button", class: "primary", onclick: () => this.start() }, "Play again")));
+      $("#h-done").hidden = false;
+    },
+  };
+
+  // -- explore the tree -------------------------------------------------------------------------
+  const explorer = {
+    start() {
+      const game = TREE.game;
+      $("#x-search").value = "";
+      $("#x-search").placeholder = `a secret, e.g. ${game.codeText(game.size - 1)}`;
+      $("#x-result").replaceChildren();
+      const root = TREE.root;
+      const top = el("li", { class: "node open", "data-path": "" }, this.row(root, null, root.secrets.length), this.kids(root, ""));
+      $("#x-tree").replaceChildren(el("ul", { class: "outline" }, top));
+    },
+
+    /** One line of the outline: the hint that leads here, the class size, and the guess made next. */
+    row(node, parentCount, count) {
+      const game = TREE.game;
+      const leaf = !node.kids.length;
+      const more = node.total / count;
+      const share = parentCount ? count / parentCount : 1;
+      return el("div", { class: "row" },
+        el("span", { class: "twisty" + (leaf ? " leaf" : ""), "aria-hidden": "true" }),
+        node.hint !== null ? hintView(game, node.hint) : el("span", { class: "start" }, "start"),
+        el("span", { class: "size", title: `${count} of the ${parentCount || count} secrets` },
+          el("span", { class: "meter" }, el("span", { style: `width:${Math.max(2, share * 100).toFixed(1)}%` })),
+          plural(count, "secret")),
+        el("span", { class: "arrow" }, "→"),
+        codeView(game, node.guess),
+        leaf ? el("span", { class: "muted" }, "solved") :
+          el("span", { class: "muted avg" }, `${avg(more)} guesses on average, at most ${node.max}`));
+    },
+
+    kids(node, path) {
+      const ul = el("ul", {});
+      for (const k of node.kids) {
+        const p = path + "/" + TREE.game.formatHint(k.hint);
+        const li = el("li", { class: "node", "data-path": p });
+        const r = this.row(k.node, node.secrets.length, k.node.secrets.length);
+        li.append(r);
+        if (k.node.kids.length) {
+          r.classList.add("clickable");
+          r.tabIndex = 0;
+          r.setAttribute("role", "button");
+          r.setAttribute("aria-expanded", "false");
+          const toggle = () => this.toggle(li, k.node, p);
+          r.addEventListener("click", toggle);
+          r.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(); } });
+        } else if (k.node.secrets.length > 1) {
+          // impossible in a checked tree: a leaf is reached by its own guess only
+        }
+        ul.append(li);
+      }
+      return ul;
+    },
+
+    toggle(li, node, path, open) {
+      const isOpen = li.classList.contains("open");
+      const want = open === undefined ? !isOpen : open;
+      if (want === isOpen) return;
+      li.classList.toggle("open", want);
+      li.firstChild.setAttribute("aria-expanded", String(want));
+      if (want && !li.querySelector(":scope > ul")) li.append(this.kids(node, path));
+    },
+
+    find(text) {
+      const game = TREE.game, out = $("#x-result");
+      document.querySelectorAll("#x-tree .on-path").forEach((e) => e.classList.remove("on-path"));
+      const code = game.parseCode(text);
+      if (code instanceof Error) {
+        out.replaceChildren(el("p", { class: "error" }, code.message + "."));
+        drawHistogram(null);
+        return;
+      }
+      const steps = treePath(TREE, code);
+      out.replaceChildren(el("p", {}, `The tree solves ${game.codeText(code)} with ${plural(steps.length, "guess", "guesses")}:`),
+        el("div", { class: "path" }, steps.map((s) => el("span", { class: "step" }, codeView(game, s.node.guess), hintView(game, s.hint)))));
+      drawHistogram(steps.length);
+      let li = document.querySelector('#x-tree li[data-path=""]');
+      li.classList.add("on-path");
+      let path = "";
+      for (let i = 0; i + 1 < steps.length; i++) {
+        const s = steps[i];
+        const next = steps[i + 1].node;
+        path += "/" + game.formatHint(s.hint);
+        const child = li.querySelector(`:scope > ul > li[data-path="${CSS.escape(path)}"]`);
+        this.toggle(li, s.node, path.slice(0, path.lastIndexOf("/")), true);
+        child.classList.add("on-path");
+        if (next.kids.length) this.toggle(child, next, path, true);
+        li = child;
+      }
+      li.firstChild.scrollIntoView({ block: "nearest" });
+    },
+  };
+
+  // -- wiring ------------------------------------------------------------------------------------
+  function init() {
+    $("#file").addEventListener("change", (ev) => { loadFile(ev.target.files[0]); ev.target.value = ""; });
+    document.addEventListener("dragover", (ev) => { ev.preventDefault(); document.body.classList.add("dragging"); });
+    document.addEventListener("dragleave", (ev) => { if (!ev.relatedTarget) document.body.classList.remove("dragging"); });
+    document.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      document.body.classList.remove("dragging");
+      if (ev.dataTransfer.files.length) loadFile(ev.dataTransfer.files[0]);
+    });
+    document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => selectTab(b.dataset.tab)));
+    $("#g-submit").addEventListener("click", () => guesser.answer());
+    $("#g-undo").addEventListener("click", () => guesser.undo());
+    document.querySelectorAll(".g-restart").forEach((b) => b.addEventListener("click", () => { $("#g-message").hidden = true; guesser.start(); }));
+    $("#h-form").addEventListener("submit", (ev) => { ev.preventDefault(); host.guess($("#h-input").value); });
+    $("#h-advice").addEventListener("click", () => host.advise());
+    $("#h-giveup").addEventListener("click", () => host.giveUp());
+    $("#x-form").addEventListener("submit", (ev) => { ev.preventDefault(); explorer.find($("#x-search").value); });
+    selectTab("guesser");
+    loadListing();
+    document.body.dataset.ready = "1";
+  }
+
+  // What the tests reach (scoring is compared with treegen.rules.score_codes).
+  window.treegen = {
+    Game, resolveGame, gameFromDict, readTree, TreeFileError,
+    /** Hints (ints) of each [guess, secret] pair of code strings in the game described by `gameDict`. */
+    scorePairs(gameDict, pairs) {
+      const game = gameFromDict(gameDict);
+      return pairs.map(([g, s]) => game.score(game.parseCode(g), game.parseCode(s)));
+    },
+    possibleHints(gameDict) { return [...gameFromDict(gameDict).possibleHints].sort((a, b) => a - b); },
+    get tree() { return TREE; },
+  };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
