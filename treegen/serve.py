@@ -75,6 +75,8 @@ def describe_file(path: Path) -> dict:
             strategy=str(obj["strategy"]),
             objective=provenance.get("objective"),
             cap=provenance.get("max_guesses"),
+            hard=provenance.get("consistent_only") is True,
+            at_worst=provenance.get("at_worst"),
             secrets=secrets,
             total=total,
             average=round(total / secrets, 4),

@@ -468,8 +468,10 @@
 
   function objectiveText(entry) {
     const o = entry.objective, cap = entry.cap;
-    if (o === "worst") return "least worst case";
-    if (o === "average") return cap ? `least total, ≤ ${cap} guesses` : "least total";
+    const hard = entry.hard ? ", hard mode" : "";
+    if (o === "worst") return "least worst case" + hard;
+    if (o === "crush") return `fewest at ${cap} guesses (${entry.at_worst})` + hard;
+    if (o === "average") return (cap ? `least total, ≤ ${cap} guesses` : "least total") + hard;
     return entry.strategy || "";
   }
 
@@ -593,7 +595,10 @@
       proof.push(`Proved optimal: least total${provenance.max_guesses ? ` within ${provenance.max_guesses} guesses` : ""}.`);
     } else if (provenance.objective === "worst" && provenance.worst_case) {
       proof.push(`Proved optimal: every secret within ${provenance.worst_case} guesses (${provenance.impossible_within} is impossible), then least total.`);
+    } else if (provenance.objective === "crush" && provenance.worst_case) {
+      proof.push(`Proved optimal: every secret within ${provenance.worst_case} guesses (${provenance.impossible_within} is impossible), then the fewest secrets that need ${provenance.worst_case} (${provenance.at_worst}), then least total.`);
     }
+    if (provenance.consistent_only === true) proof.push("Hard mode: every guess is a secret still possible.");
     proof.push(`Checked here: all ${fmt(stats.secrets)} secrets replayed through the tree, and the figures match the file (${TREE.checkMs.toFixed(0)} ms).`);
     $("#sum-proof").textContent = proof.join(" ");
     $("#sum-source").textContent = TREE.source;
