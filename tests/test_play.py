@@ -350,8 +350,8 @@ def _read_until(proc, marker: bytes, timeout: float = 60) -> bytes:
     return seen
 
 
-@pytest.mark.parametrize("argv", [[], ["--host", "--seed", "3"]], ids=["guesser", "host"])
-def test_interactive_ctrl_c(bc_file, argv):
+@pytest.mark.parametrize("argv,prompt", [([], b"hint? "), (["--host", "--seed", "3"], b"guess 1? ")], ids=["guesser", "host"])
+def test_interactive_ctrl_c(bc_file, argv, prompt):
     # The prompt is written just before the child waits for input; SIGINT right after it must end the
     # session (exit 130). It used to be lost when it came before the child's read(2) started.
     for _ in range(5):
@@ -360,7 +360,7 @@ def test_interactive_ctrl_c(bc_file, argv):
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_sigint,
         )
         try:
-            _read_until(proc, b"? ")
+            _read_until(proc, prompt)
             proc.send_signal(signal.SIGINT)
             rc = proc.wait(timeout=60)
             err = proc.stderr.read().decode()

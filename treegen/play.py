@@ -162,6 +162,9 @@ class _PipeLines:
                     continue  # a signal whose handler did not raise: wait again
             try:
                 chunk = os.read(self.fd, 65536)
+            except BlockingIOError:  # a non-blocking stdin with nothing yet: wait for it
+                select.select([self.fd], [], [])
+                continue
             except OSError:
                 chunk = b""  # a closed or unreadable stdin ends the input
             if chunk:
