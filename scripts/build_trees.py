@@ -38,6 +38,12 @@ TREES: list[tuple[str, list[str], str]] = [
     ("royale-optimal-average.json", ["solve", "--game", "royale"], "least total (new)"),
     ("mm-4-7-optimal-average.json", ["solve", "--game", "mm:4:7"], "least total: 11228 (published)"),
     ("mm-4-8-optimal-average.json", ["solve", "--game", "mm:4:8"], "least total (20471 published as an upper bound)"),
+    ("mastermind-optimal-average-hard.json", ["solve", "--game", "mastermind", "--consistent-only"],
+     "least total when every guess is a possible secret"),
+    ("smash-the-code-optimal-average-hard.json", ["solve", "--game", "smash-the-code", "--consistent-only"],
+     "least total when every guess is a possible secret (new)"),
+    ("bulls-cows-optimal-average-hard.json", ["solve", "--consistent-only"],
+     "least total when every guess is a possible secret (new)"),
 ]
 # Trees that take tens of minutes: built only with --slow.
 SLOW: list[tuple[str, list[str], str]] = [
@@ -99,6 +105,8 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
         objective = prov.get("objective", tree["strategy"])
         if prov.get("max_guesses") is not None and objective == "average":
             objective += f", at most {prov['max_guesses']} guesses"
+        if prov.get("consistent_only"):
+            objective += ", hard mode"
         secs = f"{seconds:.1f}" if seconds is not None else "–"
         lines.append(
             f"| [{name}]({name}) | {tree['game']['name']} | {objective} | {st['total']} | "

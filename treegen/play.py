@@ -33,7 +33,7 @@ from .rules import (
     format_hint_native,
     parse_code,
     parse_hint,
-    score,
+    score_symbols,
 )
 from .tree import NotInTree, Tree, TreeError, next_guess
 
@@ -64,7 +64,7 @@ def solve(tree: Tree, secret: str) -> list[tuple[str, str]]:
     moves: list[tuple[str, str]] = []
     while True:
         guess = game.codes[_tree_code(game, node.guess)]
-        hint = format_hint(game, score(game, guess, target))
+        hint = format_hint(game, score_symbols(game, guess, target))
         moves.append((node.guess, hint))
         if guess == target:
             return moves
@@ -251,7 +251,7 @@ def _command(text: str) -> str | None:
 def _filter(game: Game, alive: list[int], guess: int, hint: int) -> list[int]:
     g = game.codes[guess]
     codes = game.codes
-    return [s for s in alive if score(game, g, codes[s]) == hint]
+    return [s for s in alive if score_symbols(game, g, codes[s]) == hint]
 
 
 def suggest(game: Game, alive: list[int], pure_max: int = PURE_ADVICE_MAX) -> tuple[int, str]:
@@ -271,7 +271,7 @@ def suggest(game: Game, alive: list[int], pure_max: int = PURE_ADVICE_MAX) -> tu
             sizes: dict[int, int] = {}
             gc = codes[g]
             for s in alive:
-                h = score(game, gc, codes[s])
+                h = score_symbols(game, gc, codes[s])
                 sizes[h] = sizes.get(h, 0) + 1
             sq = sum(n * n for n in sizes.values())
             if best_score is None or sq < best_score:
@@ -389,7 +389,7 @@ class FixedSecret:
         self.secret = secret
 
     def answer(self, guess: int, alive: list[int]) -> int:
-        return score(self.game, self.game.codes[guess], self.game.codes[self.secret])
+        return score_symbols(self.game, self.game.codes[guess], self.game.codes[self.secret])
 
     def undo(self) -> None:
         pass
@@ -507,7 +507,7 @@ def _replay(game: Game, history: list[tuple[str, str]], final: int, con: Console
     con.say(f"every answer was honest for the secret {secret}:")
     target = game.codes[final]
     for n, (guess, given) in enumerate(history, 1):
-        real = format_hint(game, score(game, game.codes[parse_code(game, guess)], target))
+        real = format_hint(game, score_symbols(game, game.codes[parse_code(game, guess)], target))
         if real != given:  # cannot happen: the host only gives hints some remaining secret gives
             print(f"treegen: internal error: guess {n} {guess} got {given}, but {secret} gives {real}", file=sys.stderr)
             return EXIT_INTERNAL

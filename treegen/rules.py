@@ -16,6 +16,11 @@ from functools import cached_property
 
 SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+Code = int
+"""A code of a game: the index of its symbol tuple in ``Game.codes`` (text only via parse/format_code)."""
+Hint = int
+"""A hint: ``bulls * (positions + 1) + cows`` (text only via parse/format_hint)."""
+
 
 class TreegenError(ValueError):
     """Base class of every error that treegen reports to a human."""
@@ -260,8 +265,8 @@ def format_code(game: Game, code: int) -> str:
     return "".join(game.alphabet[s] for s in game.codes[code])
 
 
-def score(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -> int:
-    """The hint for ``guess`` against ``secret``, both symbol tuples.
+def score_symbols(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -> Hint:
+    """The hint for ``guess`` against ``secret``, both symbol tuples (``game.codes[code]``).
 
     Bulls are positions that agree; cows are the common symbols counted with multiplicity
     (min of the two counts), minus the bulls.
@@ -271,8 +276,9 @@ def score(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -> int:
     return bulls * (game.positions + 1) + common - bulls
 
 
-def score_codes(game: Game, guess: int, secret: int) -> int:
-    return score(game, game.codes[guess], game.codes[secret])
+def score_codes(game: Game, guess: Code, secret: Code) -> Hint:
+    """The hint for the code ``guess`` against the code ``secret``."""
+    return score_symbols(game, game.codes[guess], game.codes[secret])
 
 
 # -- hints ---------------------------------------------------------------------------------------
