@@ -532,13 +532,32 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen play --tree bc.json                    # think of a secret, type the hints (1A2B, '1 2', ...)\n"
         "  treegen play --tree bc.json --secret 5346      # show how the tree solves 5346\n"
         "  treegen play --tree bc.json --host --seed 7    # you guess; type ? for the tree's advice\n"
-        "  printf '0A2B\\n1A1B\\n' | treegen play --tree bc.json  # scripted hints\n",
+        "  treegen play --host --evil                     # you guess; the host keeps every hint consistent\n"
+        "  treegen play --host --evil --game mastermind --tree trees/mastermind-optimal-worst.json\n"
+        "  printf '0A2B\\n1A1B\\n' | treegen play --tree bc.json  # scripted hints\n"
+        "\n"
+        "commands at the prompt: help, undo (take back the last hint or guess), quit/q/exit;\n"
+        "with --host, ? asks the tree, or off the tree's path a heuristic (it says which).\n"
+        "\n"
+        "When stdin is not a terminal, lines are read one by one and echoed after their prompt, and the\n"
+        "first malformed line (a hint or code that cannot be read), inconsistent hint (no secret gives the\n"
+        "hints so far), or an end of input before the secret is found stops the session with exit 2 and\n"
+        "one line on stderr that says which. Exit 0 means solved, or quit on purpose (quit; Ctrl-D at a\n"
+        "terminal); exit 1 means the tree is invalid (it has no move for a consistent history).\n",
     )
-    p.add_argument("--tree", "-t", required=True, metavar="FILE", help="the tree file to play with")
+    p.add_argument("--tree", "-t", default=None, metavar="FILE",
+                   help="the tree file to play with (required, except with --host --evil)")
     p.add_argument("--secret", "-s", default=None, metavar="CODE", help="play this secret without asking")
     p.add_argument("--host", action="store_true", help="pick a random secret and score your guesses")
     p.add_argument("--seed", type=int, default=None, metavar="N", help="with --host: pick the secret reproducibly")
-    _add_tree_game(p)
+    p.add_argument("--evil", action="store_true",
+                   help="with --host: hold no secret; answer each guess with the consistent hint that leaves "
+                   "you the most guesses in the worst case")
+    p.add_argument(
+        "--game", "-g", default=None, metavar="G",
+        help="with --tree: refuse a tree for any other game (default: the game named in the file); "
+        "with --host --evil and no tree: the game to play (default bulls-cows)",
+    )
 
     p = command(
         "show", cmd_show, "print a tree file's stats, whether it verifies, and its first levels as an outline",

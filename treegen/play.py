@@ -1,19 +1,34 @@
-"""Play a game with a strategy tree: solve a given secret, guess the user's secret, or host a game.
+"""Play a game: solve a given secret with a tree, guess the user's secret, or host a game (also as the evil host).
 
-Standard library only (plus the tree module): the first guess appears instantly. Prompts go to stdout
-and input is read line by line, so sessions can be scripted through a pipe; when stdin is not a
-terminal each answer is echoed after its prompt so that the transcript reads naturally.
+Standard library only (plus the tree module): the first guess appears instantly. The evil host
+(``treegen.adversary``) and the heuristic advice for large candidate sets (``treegen.feedback``) import
+numpy lazily, inside the features that need them.
+
+Two kinds of session, chosen by whether stdin is a terminal:
+
+- interactive (a terminal): a mistake gets a one-line message on stderr and the question is asked again;
+  ``quit``, ``help`` and ``undo`` are understood; Ctrl-D quits (exit 0).
+- scripted (stdin is a pipe or a file): lines are read one by one and echoed after their prompt, so the
+  transcript on stdout reads naturally. The first line that is malformed (a hint or code that cannot be
+  read) or inconsistent (no secret gives the hints so far), or input that ends before the secret is found,
+  stops the session with one line on stderr saying which, and exit status 2 (bad input). ``quit`` ends
+  the session on purpose (exit 0).
+
+A tree that has no move for a consistent history (an incomplete tree) ends a scripted session with exit
+status 1; in an interactive one it is reported, and the hint asked again.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .rules import (
     CodeError,
-    accepted_hint_forms,
     Game,
     HintError,
+    TreegenError,
+    accepted_hint_forms,
     format_code,
     format_hint,
     format_hint_native,
@@ -22,6 +37,22 @@ from .rules import (
     score_symbols,
 )
 from .tree import NotInTree, Tree, TreeError, next_guess
+
+EXIT_OK = 0
+EXIT_TREE = 1  # the tree is invalid (incomplete: no move for a consistent history)
+EXIT_INTERNAL = 3
+
+QUIT = ("quit", "q", "exit")
+HELP = ("help", "h")
+
+# Candidate sets up to this size get the heuristic advice in pure Python (n^2 scorings: at most
+# 90000, about 0.4 s of CPU for bulls-cows); bigger ones score every code of the game with the numpy
+# kernels instead.
+PURE_ADVICE_MAX = 300
+
+
+class BadInput(TreegenError):
+    """A scripted session's input is malformed, inconsistent, or ended before the secret was found."""
 
 
 def solve(tree: Tree, secret: str) -> list[tuple[str, str]]:
@@ -34,10 +65,7 @@ def solve(tree: Tree, secret: str) -> list[tuple[str, str]]:
     node = tree.root
     moves: list[tuple[str, str]] = []
     while True:
-        try:
-            guess = game.codes[parse_code(game, node.guess)]
-        except CodeError:
-            raise TreeError(f"the tree's guess {node.guess!r} is not a legal code; check the file with treegen verify") from None
+        guess = game.codes[_tree_code(game, node.guess)]
         hint = format_hint(game, score_symbols(game, guess, target))
         moves.append((node.guess, hint))
         if guess == target:
@@ -52,18 +80,222 @@ def solve(tree: Tree, secret: str) -> list[tuple[str, str]]:
         node = child
 
 
+def _tree_code(game: Game, text: str) -> int:
+    try:
+        return parse_code(game, text)
+    except CodeError:
+        raise TreeError(f"the tree's guess {text!r} is not a legal code; check the file with treegen verify") from None
+
+
 def _hint_text(game: Game, hint: str) -> str:
     """A canonical ``xAyB`` hint, followed by the game's own notation if it has one."""
     native = format_hint_native(game, game.hint(int(hint[0]), int(hint[2])))
     return f"{hint}  ({native})" if native else hint
 
 
-def _ask(prompt: str) -> str:
-    """One line of input, echoed when stdin is not a terminal. Raises EOFError at the end."""
-    text = input(prompt)
-    if not sys.stdin.isatty():
-        print(text)
-    return text.strip()
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _still(n: int) -> str:
+    return f"{_plural(n, 'secret')} still possible"
+
+
+# -- input ---------------------------------------------------------------------------------------------
+
+
+class _PipeLines:
+    """The lines of a stdin that is not a terminal, read so that no signal can be lost.
+
+    ``input()`` writes its prompt, then blocks in read(2). A SIGINT that arrives between the two (the
+    prompt is out, so whoever drives the session may react to it at once) only sets CPython's flag for
+    its handler, which runs when Python code next runs; read(2) started after the signal, so nothing
+    interrupts it, and the process waits for input forever instead of exiting 130. Here the wait is a
+    select(2) on stdin and on a wakeup pipe that CPython's C-level handler writes to: a signal that came
+    before select(2) makes it return at once, one that comes during it interrupts it, and either way the
+    handler then runs (KeyboardInterrupt for SIGINT). read(2) is called only when stdin is readable.
+    """
+
+    def __init__(self, fd: int, encoding: str) -> None:
+        self.fd = fd
+        self.encoding = encoding
+        self.buf = b""
+        self.eof = False
+        self.wake: tuple[int, int] | None = None
+        self.old_wake = -1
+
+    def __enter__(self) -> "_PipeLines":
+        import signal
+
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        os.set_blocking(w, False)
+        try:
+            self.old_wake = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        except ValueError:  # not the main thread: signals are not delivered here anyway
+            os.close(r)
+            os.close(w)
+        else:
+            self.wake = (r, w)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.wake is not None:
+            import signal
+
+            signal.set_wakeup_fd(self.old_wake)
+            for fd in self.wake:
+                os.close(fd)
+            self.wake = None
+
+    def readline(self) -> str | None:
+        """The next line without its line end; None at the end of input."""
+        import select
+
+        while b"\n" not in self.buf and not self.eof:
+            if self.wake is not None:
+                ready, _, _ = select.select([self.fd, self.wake[0]], [], [])
+                if self.wake[0] in ready:
+                    try:
+                        os.read(self.wake[0], 4096)
+                    except BlockingIOError:
+                        pass
+                if self.fd not in ready:
+                    continue  # a signal whose handler did not raise: wait again
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:  # a non-blocking stdin with nothing yet: wait for it
+                select.select([self.fd], [], [])
+                continue
+            except OSError:
+                chunk = b""  # a closed or unreadable stdin ends the input
+            if chunk:
+                self.buf += chunk
+            else:
+                self.eof = True
+        if not self.buf:
+            return None
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line.decode(self.encoding, "replace").rstrip("\r")
+
+
+class Console:
+    """One session's questions and answers: prompts and transcript on stdout, mistakes on stderr.
+
+    ``scripted`` is true when stdin is not a terminal; then every line is echoed after its prompt, and
+    :meth:`mistake` ends the session (raises :class:`BadInput`) instead of asking again.
+    """
+
+    def __init__(self) -> None:
+        stdin = sys.stdin
+        self.scripted = stdin is None or not stdin.isatty()
+        self.line = 0
+        self._pipe: _PipeLines | None = None
+        if self.scripted:
+            fd = stdin.fileno() if stdin is not None else -1
+            self._pipe = _PipeLines(fd, getattr(stdin, "encoding", None) or "utf-8")
+
+    def __enter__(self) -> "Console":
+        if self._pipe is not None and self._pipe.fd >= 0:
+            self._pipe.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pipe is not None:
+            self._pipe.__exit__(*exc)
+
+    def ask(self, prompt: str) -> str:
+        """One line of input, stripped. Raises EOFError at the end of input."""
+        if self._pipe is None:
+            text = input(prompt)
+        else:
+            print(prompt, end="", flush=True)
+            got = self._pipe.readline() if self._pipe.fd >= 0 else None
+            if got is None:
+                print(flush=True)
+                raise EOFError
+            print(got, flush=True)
+            text = got
+        self.line += 1
+        return text.strip()
+
+    def say(self, text: str = "") -> None:
+        print(text, flush=True)
+
+    def mistake(self, text: str) -> None:
+        """A wrong answer: scripted, it ends the session (exit 2); interactive, a message and ask again."""
+        if self.scripted:
+            raise BadInput(f"line {self.line}: {text}")
+        print(text, file=sys.stderr, flush=True)
+
+    def ended(self, text: str) -> None:
+        """The input ended before the game did: scripted, exit 2; interactive (Ctrl-D), a goodbye."""
+        if self.scripted:
+            raise BadInput(f"input ended before the secret was found ({text})")
+        self.say(f"bye ({text})")
+
+
+def _command(text: str) -> str | None:
+    """``quit``, ``help`` or ``undo`` when ``text`` is one of their spellings, else None."""
+    word = text.lower()
+    if word in QUIT:
+        return "quit"
+    if word in HELP:
+        return "help"
+    if word == "undo":
+        return "undo"
+    return None
+
+
+# -- candidates and advice (pure Python) -------------------------------------------------------------------
+
+
+def _filter(game: Game, alive: list[int], guess: int, hint: int) -> list[int]:
+    g = game.codes[guess]
+    codes = game.codes
+    return [s for s in alive if score_symbols(game, g, codes[s]) == hint]
+
+
+def suggest(game: Game, alive: list[int], pure_max: int = PURE_ADVICE_MAX) -> tuple[int, str]:
+    """A heuristic next guess for the secrets ``alive`` (code ints, ascending) and how it was chosen.
+
+    One or two secrets: the lowest. Up to ``pure_max``: the possible secret with the least sum of
+    squared class sizes (expected-size over the candidates only), in pure Python; more: the code of the
+    whole game with the least sum (numpy, imported here). Ties go to the lowest code. A greedy one-step
+    score, not a proof of anything.
+    """
+    if len(alive) <= 2:
+        return alive[0], "the lowest possible secret"
+    if len(alive) <= pure_max:
+        codes = game.codes
+        best, best_score = alive[0], None
+        for g in alive:
+            sizes: dict[int, int] = {}
+            gc = codes[g]
+            for s in alive:
+                h = score_symbols(game, gc, codes[s])
+                sizes[h] = sizes.get(h, 0) + 1
+            sq = sum(n * n for n in sizes.values())
+            if best_score is None or sq < best_score:
+                best, best_score = g, sq
+        return best, "the least expected class size among the possible secrets"
+    import numpy as np
+
+    from .feedback import score_many
+
+    hints = score_many(game, np.arange(game.size), np.asarray(alive)).astype(np.int64)
+    sq = np.zeros(game.size, dtype=np.int64)
+    for h in np.unique(hints):
+        n = (hints == h).sum(axis=1)
+        sq += n * n
+    least = sq.min()
+    ties = np.flatnonzero(sq == least)
+    possible = np.intersect1d(ties, np.asarray(alive))
+    best = int(possible[0]) if possible.size else int(ties[0])
+    return best, "the least expected class size over every code"
+
+
+# -- the modes -------------------------------------------------------------------------------------------
 
 
 def play_secret(tree: Tree, secret: str) -> int:
@@ -71,120 +303,260 @@ def play_secret(tree: Tree, secret: str) -> int:
     moves = solve(tree, secret)
     for n, (guess, hint) in enumerate(moves, 1):
         print(f"guess {n}: {guess}  {_hint_text(tree.game, hint)}")
-    print(f"solved in {len(moves)} guess{'es' if len(moves) != 1 else ''}")
-    return 0
+    print(f"solved in {_plural(len(moves), 'guess', 'guesses')}")
+    return EXIT_OK
 
 
-def play_guesser(tree: Tree) -> int:
+GUESSER_HELP = """\
+type the hint for {guess}: {forms}
+  undo          take back the last hint
+  quit, q, exit stop (Ctrl-D too)
+  help, ?       this text"""
+
+
+def play_guesser(tree: Tree, con: Console) -> int:
     """``treegen play``: the tree guesses the user's secret; the user types the hints."""
     game = tree.game
-    print(f"Think of a secret code. Game {game.describe()}.")
-    print(f"I guess; you type the hint: {accepted_hint_forms(game)}. Ctrl-D quits.")
+    con.say(f"Think of a secret code. Game {game.describe()}.")
+    con.say(f"I guess; you type the hint: {accepted_hint_forms(game)}. 'help' lists the commands.")
+    # One step per hint taken: (the node that guessed, its hint, the secrets left after it).
+    steps: list[tuple[object, str, list[int]]] = []
+    every: list[int] | None = None  # every code, made on first use
     node = tree.root
-    alive: list | None = None  # the secrets consistent with the hints so far, computed on first use
-    said: list[str] = []
     while True:
-        n = len(said) + 1
-        print(f"guess {n}: {node.guess}")
+        n = len(steps) + 1
+        con.say(f"guess {n}: {node.guess}")
         while True:
             try:
-                text = _ask("hint? ")
+                text = con.ask("hint? ")
             except EOFError:
-                print("\nbye")
-                return 0
+                con.ended(f"after {_plural(n - 1, 'hint')}")
+                return EXIT_OK
             if not text:
                 continue
-            if text in ("?", "help"):
-                print(f"type the hint for {node.guess}: {accepted_hint_forms(game)}")
+            command = "help" if text == "?" else _command(text)
+            if command == "quit":
+                con.say("bye")
+                return EXIT_OK
+            if command == "help":
+                con.say(GUESSER_HELP.format(guess=node.guess, forms=accepted_hint_forms(game)))
                 continue
+            if command == "undo":
+                if not steps:
+                    con.mistake("nothing to undo: no hint given yet")
+                    continue
+                node, hint, _ = steps.pop()
+                con.say(f"took back {node.guess}={hint}")
+                break
             try:
                 hint = parse_hint(game, text)
             except HintError as exc:
-                print(exc)
+                con.mistake(str(exc))
                 continue
             key = format_hint(game, hint)
-            if alive is None:
-                alive = list(game.codes)
-            try:
-                guess = game.codes[parse_code(game, node.guess)]
-            except CodeError:
-                raise TreeError(f"the tree's guess {node.guess!r} is not a legal code; check the file with treegen verify") from None
-            still = [s for s in alive if score_symbols(game, guess, s) == hint]
+            guess = _tree_code(game, node.guess)
+            if every is None:
+                every = list(range(game.size))
+            alive = steps[-1][2] if steps else every
+            still = _filter(game, alive, guess, hint)
             if not still:
-                given = ", ".join(said + [f"{node.guess}={key}"])
-                print(f"no secret of {game.name} gives these hints: {given}; type the hint for {node.guess} again")
+                given = ", ".join([f"{s[0].guess}={s[1]}" for s in steps] + [f"{node.guess}={key}"])
+                con.mistake(f"no secret of {game.name} gives these hints: {given}; type the hint for {node.guess} again, or undo")
                 continue
             if hint == game.win_hint:
-                print(f"solved in {n} guess{'es' if n != 1 else ''}")
-                return 0
+                con.say(f"solved in {_plural(n, 'guess', 'guesses')}")
+                return EXIT_OK
             child = node.child(key)
             if child is None:
-                given = ", ".join(said + [f"{node.guess}={key}"])
-                print(
-                    f"the tree has no move after {given} (it is incomplete; check it with treegen verify); "
-                    "check the hint, or Ctrl-D to quit"
-                )
+                given = ", ".join([f"{s[0].guess}={s[1]}" for s in steps] + [f"{node.guess}={key}"])
+                msg = f"the tree has no move after {given}: it is incomplete; check it with treegen verify"
+                if con.scripted:
+                    print(f"treegen: {msg}", file=sys.stderr, flush=True)
+                    return EXIT_TREE
+                con.mistake(msg + "; check the hint, undo, or quit")
                 continue
-            alive = still
-            said.append(f"{node.guess}={key}")
+            steps.append((node, key, still))
+            con.say(_still(len(still)))
             node = child
             break
 
 
-def play_host(tree: Tree, seed: int | None = None) -> int:
-    """``treegen play --host``: the computer picks a secret and scores the user's guesses."""
-    import random
+class FixedSecret:
+    """The honest host's setter: one secret, chosen up front."""
 
-    game = tree.game
-    secret = random.Random(seed).randrange(game.size)
-    target = game.codes[secret]
-    print(f"I have picked a secret code. Game {game.describe()}.")
-    print("Type your guesses; '?' asks the tree for a move; Ctrl-D gives up.")
+    evil = False
+
+    def __init__(self, game: Game, secret: int) -> None:
+        self.game = game
+        self.secret = secret
+
+    def answer(self, guess: int, alive: list[int]) -> int:
+        return score_symbols(self.game, self.game.codes[guess], self.game.codes[self.secret])
+
+    def undo(self) -> None:
+        pass
+
+    def reveal(self, alive: list[int]) -> str:
+        return f"the secret was {format_code(self.game, self.secret)}"
+
+
+class EvilSetter:
+    """The evil host's setter: no secret, only the adversary's consistent answers (numpy, lazily)."""
+
+    evil = True
+
+    def __init__(self, game: Game) -> None:
+        from .adversary import EvilHost
+
+        self.game = game
+        self.host = EvilHost(game)
+        self.last = None
+
+    def answer(self, guess: int, alive: list[int]) -> int:
+        self.last = self.host.answer(guess)
+        return self.last.hint
+
+    def undo(self) -> None:
+        self.host.undo()
+
+    def reveal(self, alive: list[int]) -> str:
+        return f"no secret was fixed; {_plural(len(alive), 'secret was', 'secrets were')} still possible"
+
+
+HOST_HELP = """\
+type a guess ({game}); the answer is its hint
+  ?             advice: the tree's next guess, or a heuristic suggestion off the tree's path
+  undo          take back the last guess
+  quit, q, exit give up and see the secret (Ctrl-D too)
+  help          this text"""
+
+
+def play_host(game: Game, tree: Tree | None, setter, con: Console) -> int:
+    """``treegen play --host``: the computer answers the user's guesses (``setter``: a fixed secret or evil)."""
+    if setter.evil:
+        con.say(f"I am the evil host: I hold no secret, and every hint stays consistent. Game {game.describe()}.")
+    else:
+        con.say(f"I have picked a secret code. Game {game.describe()}.")
+    con.say("Type your guesses; '?' asks for advice; 'help' lists the commands.")
     history: list[tuple[str, str]] = []
+    alive_after: list[list[int]] = []  # the secrets consistent with each prefix of the history
+    every = list(range(game.size))
     while True:
+        alive = alive_after[-1] if alive_after else every
         try:
-            text = _ask(f"guess {len(history) + 1}? ")
+            text = con.ask(f"guess {len(history) + 1}? ")
         except EOFError:
-            print(f"\nthe secret was {format_code(game, secret)}")
-            return 0
+            con.ended(setter.reveal(alive))
+            return EXIT_OK
         if not text:
             continue
+        command = _command(text)
+        if command == "quit":
+            con.say(setter.reveal(alive))
+            return EXIT_OK
+        if command == "help":
+            con.say(HOST_HELP.format(game=game.describe()))
+            continue
+        if command == "undo":
+            if not history:
+                con.mistake("nothing to undo: no guess made yet")
+                continue
+            guess, hint = history.pop()
+            alive_after.pop()
+            setter.undo()
+            con.say(f"took back {guess} {hint}")
+            continue
         if text == "?":
-            try:
-                print(f"the tree suggests {next_guess(tree, history)}")
-            except NotInTree as exc:
-                print(f"the tree has no advice for this history: {exc}")
-            except TreeError as exc:
-                print(f"the tree has no advice: {exc}")
+            _advise(game, tree, history, alive, con)
             continue
         try:
             code = parse_code(game, text)
         except CodeError as exc:
-            print(exc)
+            con.mistake(str(exc))
             continue
         guess = format_code(game, code)
-        hint = format_hint(game, score_symbols(game, game.codes[code], target))
-        history.append((guess, hint))
-        print(f"{guess}  {_hint_text(game, hint)}")
-        if code == secret:
-            n = len(history)
-            print(f"solved in {n} guess{'es' if n != 1 else ''}")
-            return 0
+        hint = setter.answer(code, alive)
+        key = format_hint(game, hint)
+        history.append((guess, key))
+        alive_after.append(_filter(game, alive, code, hint))
+        con.say(f"{guess}  {_hint_text(game, key)}")
+        if hint == game.win_hint:
+            con.say(f"solved in {_plural(len(history), 'guess', 'guesses')}")
+            if setter.evil:
+                return _replay(game, history, code, con)
+            return EXIT_OK
+        con.say(_still(len(alive_after[-1])))
+
+
+def _advise(game: Game, tree: Tree | None, history: list[tuple[str, str]], alive: list[int], con: Console) -> None:
+    if tree is not None:
+        try:
+            con.say(f"the tree suggests {next_guess(tree, history)}")
+            return
+        except NotInTree as exc:
+            why = f"the tree has no advice for this history: {exc}"
+        except TreeError as exc:
+            why = f"the tree has no advice: {exc}"
+    else:
+        why = "no tree given"
+    code, how = suggest(game, alive)
+    con.say(f"{why}; heuristic suggestion (not the tree's): {format_code(game, code)} ({how})")
+
+
+def _replay(game: Game, history: list[tuple[str, str]], final: int, con: Console) -> int:
+    """After the evil host lost: every answer scored again against the final secret."""
+    secret = format_code(game, final)
+    con.say(f"every answer was honest for the secret {secret}:")
+    target = game.codes[final]
+    for n, (guess, given) in enumerate(history, 1):
+        real = format_hint(game, score_symbols(game, game.codes[parse_code(game, guess)], target))
+        if real != given:  # cannot happen: the host only gives hints some remaining secret gives
+            print(f"treegen: internal error: guess {n} {guess} got {given}, but {secret} gives {real}", file=sys.stderr)
+            return EXIT_INTERNAL
+        con.say(f"  guess {n}: {guess}  {given}  = hint({guess}, {secret})")
+    return EXIT_OK
+
+
+# -- the command -------------------------------------------------------------------------------------------
+
+
+def load_source(args) -> tuple[Game, Tree | None]:
+    """The game and the tree to play with: the one place that reads ``--tree`` (and ``--game``).
+
+    A tree is required except for ``--host --evil``, which then plays ``--game`` (default bulls-cows).
+    """
+    from .rules import DEFAULT_GAME, resolve_game
+    from .tree import load_tree
+
+    game = resolve_game(args.game) if args.game else None
+    if args.tree is None:
+        if not (args.host and args.evil):
+            raise TreeError("play needs --tree FILE (only --host --evil plays without a tree)")
+        return game or resolve_game(DEFAULT_GAME), None
+    tree = load_tree(args.tree, game)
+    return tree.game, tree
 
 
 def run(args) -> int:
-    """``treegen play``: dispatch on --secret / --host / interactive."""
-    from .rules import resolve_game
-    from .tree import load_tree
+    """``treegen play``: dispatch on --secret / --host [--evil] / interactive."""
+    import random
 
     if args.secret is not None and args.host:
         raise TreeError("--secret and --host do not go together: --secret plays a given secret, --host picks one")
     if args.seed is not None and not args.host:
         raise TreeError("--seed applies only with --host")
-    game = resolve_game(args.game) if args.game else None
-    tree = load_tree(args.tree, game)
+    if args.evil and not args.host:
+        raise TreeError("--evil applies only with --host")
+    if args.evil and args.seed is not None:
+        raise TreeError("--seed and --evil do not go together: the evil host picks no secret")
+    game, tree = load_source(args)
     if args.secret is not None:
         return play_secret(tree, args.secret)
-    if args.host:
-        return play_host(tree, args.seed)
-    return play_guesser(tree)
+    with Console() as con:
+        if args.host:
+            if args.evil:
+                setter = EvilSetter(game)
+            else:
+                setter = FixedSecret(game, random.Random(args.seed).randrange(game.size))
+            return play_host(game, tree, setter, con)
+        return play_guesser(tree, con)
