@@ -33,8 +33,10 @@ def _naive_score(name, sizes_by_hint, win, total):
     raise AssertionError(name)
 
 
-def _naive_tree(game, name, naive, first=0, consistent_only=False, tie="possible"):
-    """The greedy tree as nested dicts of the file format, by brute force over every code."""
+def _naive_tree(game, name, naive, first=None, consistent_only=False, tie="possible"):
+    """The greedy tree as nested dicts of the file format, by brute force over every code.
+
+    Without ``first``, scored strategies score the opening like any other node, over every code."""
     codes = game.codes
     win = (game.positions, 0)
 
@@ -49,8 +51,8 @@ def _naive_tree(game, name, naive, first=0, consistent_only=False, tie="possible
         return seen == unused[: len(seen)]
 
     def choose(secrets, history):
-        if not history:
-            return first
+        if not history and (first is not None or name == "first-consistent"):
+            return 0 if first is None else first
         if len(secrets) <= 2 or name == "first-consistent":
             return secrets[0]
         pool = secrets if consistent_only else range(game.size)
@@ -94,8 +96,8 @@ def test_matches_naive_builder(spec, name, naive):
 @pytest.mark.parametrize("name", SCORED)
 def test_matches_naive_builder_variants(name, naive):
     game = resolve_game("bc:3:5")
-    for kwargs in ({"tie": "paper"}, {"consistent_only": True}, {"first": "123"}):
-        first = parse_code(game, kwargs.get("first", "012"))
+    for kwargs in ({"tie": "paper"}, {"consistent_only": True}, {"first": "123"}, {"first": "012", "tie": "paper"}):
+        first = parse_code(game, kwargs["first"]) if "first" in kwargs else None
         built = build_tree(game, name, check=True, **kwargs)
         rest = {k: v for k, v in kwargs.items() if k != "first"}
         assert built.tree.root.to_obj() == _naive_tree(game, name, naive, first=first, **rest), kwargs
@@ -202,10 +204,15 @@ def test_consistent_only_guesses_possible_codes():
 
 
 def test_scored_stats_count_guesses():
-    built = build_tree(resolve_game("bulls-cows"), "expected-size")
+    game = resolve_game("bulls-cows")
+    built = build_tree(game, "expected-size", first="0123")
     depths = [row[0] for row in built.scored]
-    assert depths[0] == 2 and depths == sorted(depths)
+    assert depths[0] == 2 and depths == sorted(depths)  # a given opening is not scored
     assert built.scored[0][1:] == (13, 245, 20)  # 13 classes after 0123, at most 20 guesses apart
+    # Choosing the opening scores one guess: every first guess of bulls-cows is equivalent.
+    default = build_tree(game, "expected-size")
+    assert default.scored[0] == (1, 1, 1, 1) and default.scored[1:] == built.scored
+    assert tree_to_bytes(default.tree) == tree_to_bytes(built.tree)
 
 
 @pytest.mark.parametrize(

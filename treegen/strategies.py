@@ -131,13 +131,20 @@ def build_tree(
     symmetry: bool = True,
     check: bool = False,
     progress: Callable[[int], None] | None = None,
+    memory: int | None = None,
 ) -> Built:
     """Build the tree of ``strategy`` over every secret of ``game``; deterministic.
 
-    The opening is ``first`` (a code string; default the lowest code, 0000... for digit-sweep). Later,
-    a lone possible secret is guessed, of two the lower; otherwise the strategy picks. Scored strategies
+    The opening is ``first`` (a code string). Without it, a scored strategy opens with the code it
+    scores best over every code, as at any other node (one per class of equivalent first guesses, so
+    a handful of codes); the others open with the lowest code (0000... for digit-sweep). Later, a lone
+    possible secret is guessed, of two the lower; otherwise the strategy picks. Scored strategies
     consider every code of the game (only the possible ones with ``consistent_only``), one per class of
     equivalent guesses (``symmetry``; it changes no result, only the time).
+
+    Hints come from the feedback table when it fits in ``memory`` bytes (default
+    ``feedback.default_memory()``, a quarter of the machine's memory), else they are computed on the
+    fly by ``treegen.livescore`` (same tree, same bytes; memory grows with the secrets, not codes²).
 
     Equal scores (see FLOAT_TIE) go, with ``tie="possible"``, to the lowest possible code, else to the
     lowest code. ``tie="paper"`` does what seed 001's program does: it scans only the codes whose
@@ -150,7 +157,8 @@ def build_tree(
     ``rules.CodeError`` for a bad ``first``.
     """
     from . import kernels
-    from .feedback import CODE_DTYPE, feedback_table
+    from .feedback import CODE_DTYPE, code_digits, feedback_table, table_fits
+    from .livescore import LiveCodes
     from .symmetry import canonical_guesses, fresh_symbol_guesses
     from .tree import Node, Stats, Tree, make_tree
 
@@ -164,13 +172,33 @@ def build_tree(
         raise StrategyError(f"--seed applies only to random-consistent, not {strat.name}")
     if consistent_only and strat.kind != "scored":
         raise StrategyError(f"--consistent-only applies only to scored strategies, not {strat.name}")
-    opening = 0  # the lowest code; for digit-sweep, symbol 0 in every position
+    opening = None  # chosen by score (scored strategies), else the lowest code
+    if strat.kind != "scored":
+        opening = 0  # the lowest code; for digit-sweep, symbol 0 in every position
     if first is not None:
         opening = parse_code(game, first)
         if strat.kind == "sweep" and opening != 0:
             raise StrategyError(f"digit-sweep always opens with {format_code(game, 0)}")
 
-    table = feedback_table(game)
+    if table_fits(game, memory):
+        table = feedback_table(game, memory)
+        live = None
+
+        def split(guess: int, secrets: np.ndarray):
+            return kernels.split_by_hint(table, guess, secrets, nslots)
+
+        def guess_scores(guesses, secrets, slots, maximum, f):
+            return kernels.guess_scores(table, guesses, secrets, nslots, slots, maximum, f)
+
+    else:
+        live = LiveCodes.of(game, code_digits(game))
+
+        def split(guess: int, secrets: np.ndarray):
+            return live.split(guess, secrets)
+
+        def guess_scores(guesses, secrets, slots, maximum, f):
+            return live.scores(guesses, secrets, slots, maximum, f)
+
     npos, nslots, win = game.positions, game.hint_slots, game.win_hint
     every = np.arange(game.size, dtype=CODE_DTYPE)
     # Every hint with bulls + cows <= positions, in hint order (impossible ones just stay empty).
@@ -219,7 +247,7 @@ def build_tree(
             f = f_all
         else:
             f = np.ascontiguousarray(strat.f(np.arange(secrets.size + 1, dtype=np.float64), secrets.size))
-        scores = kernels.guess_scores(table, guesses, secrets, nslots, slots, strat.maximum, f)
+        scores = guess_scores(guesses, secrets, slots, strat.maximum, f)
         row = scored.setdefault(depth, [0, 0, 0])
         row[0] += 1
         row[1] += guesses.size
@@ -227,7 +255,7 @@ def build_tree(
         return int(guesses[kernels.pick_guess(scores, guesses, secrets, eligible, paper, tol)])
 
     def choose(secrets: np.ndarray, history: list[int], depth: int) -> int:
-        if depth == 1:
+        if depth == 1 and opening is not None:
             return opening
         if secrets.size <= 2 or strat.kind == "first":
             return int(secrets[0])
@@ -249,7 +277,7 @@ def build_tree(
             report(1)
             return Node(codes[int(secrets[0])])
         guess = choose(secrets, history, depth)
-        order, starts = kernels.split_by_hint(table, guess, secrets, nslots)
+        order, starts = split(guess, secrets)
         children = []  # in hint order, which is the file's (bulls, then cows)
         after = history + [guess]
         for h in range(nslots):
@@ -266,7 +294,7 @@ def build_tree(
         return Node(codes[guess], tuple(children))
 
     root = grow(every, [], 1)
-    provenance: dict = {"first": codes[opening]}
+    provenance: dict = {"first": root.guess}
     if strat.kind == "scored":
         provenance.update(consistent_only=consistent_only, tie=tie)
     if strat.kind == "random":

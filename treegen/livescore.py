@@ -1,0 +1,251 @@
+"""Scoring without a feedback table: hints computed on the fly from the codes' symbols.
+
+A feedback table has codes² bytes (22.9 GB for bc:6:10, 13 TB for bc:10:10). Here a hint is computed
+from the two codes' symbols each time it is needed, so memory grows with the codes being scored, not
+with codes²: the symbols of every code (codes * positions bytes, 36 MB for bc:10:10), and per call the
+symbols of the secrets scored and one block of per-guess class counters.
+
+This module holds both the numba kernels of on-the-fly scoring and their orchestration
+(:class:`LiveCodes`), because the two change together and nothing else uses the kernels; it needs
+no feedback table and no ``Game.codes`` tuple list (which for 3.6 million codes would take gigabytes),
+so it also serves games beyond ``resolve_game``'s usual 200000 codes. The results are the table's
+results exactly: ``scores`` sums the same floats in the same order as ``kernels.guess_scores`` and
+``split`` groups secrets as ``kernels.split_by_hint`` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .rules import Game
+
+# Guesses scored per block: the block's class counters are GUESS_BLOCK * hint slots int32 (at most
+# 8192 * 121 * 4 bytes = 4 MB for 10 positions), so memory does not grow with the number of guesses.
+GUESS_BLOCK = 8192
+
+# -- kernels ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _hint(gd, gmask, gcount, sd, smask, scount, npos, repeats):
+    """Hint of a guess (digits gd; mask gmask or counts gcount) against a secret (sd; smask or scount)."""
+    bulls = 0
+    for p in range(npos):
+        if gd[p] == sd[p]:
+            bulls += 1
+    common = 0
+    if repeats:
+        for x in range(gcount.shape[0]):
+            a = gcount[x]
+            b = scount[x]
+            common += a if a < b else b
+    else:
+        # no repeats: the common symbols are the set bits both masks share
+        m = gmask & smask
+        while m:
+            m &= m - np.int64(1)
+            common += 1
+    return bulls * (npos + 1) + common - bulls
+
+
+@njit(cache=True)
+def live_hints(gd, gmask, gcount, sdigits, smasks, scounts, repeats):
+    """Hints (uint8) of one guess against every secret (rows of ``sdigits``)."""
+    ns, npos = sdigits.shape
+    out = np.empty(ns, dtype=np.uint8)
+    for j in range(ns):
+        out[j] = _hint(gd, gmask, gcount, sdigits[j], smasks[j], scounts[j], npos, repeats)
+    return out
+
+
+@njit(cache=True)
+def live_scores(gdigits, gmasks, gcounts, sdigits, smasks, scounts, repeats, nslots, slots, maximum, f):
+    """As ``kernels.guess_scores`` with hints computed on the fly: the score (float64, smaller is
+    better) of each guess (rows of ``gdigits``) from the sizes n_h of the classes it splits the secrets
+    into, ``max n_h`` if ``maximum`` else ``sum of f[n_h]`` over ``slots`` in their order."""
+    ng, npos = gdigits.shape
+    ns = sdigits.shape[0]
+    counts = np.zeros(nslots, dtype=np.int32)
+    out = np.empty(ng, dtype=np.float64)
+    for k in range(ng):
+        counts[:] = 0
+        gd = gdigits[k]
+        gm = gmasks[k]
+        gc = gcounts[k]
+        for j in range(ns):
+            counts[_hint(gd, gm, gc, sdigits[j], smasks[j], scounts[j], npos, repeats)] += 1
+        if maximum:
+            m = 0
+            for h in slots:
+                if counts[h] > m:
+                    m = counts[h]
+            out[k] = m
+        else:
+            v = 0.0
+            for h in slots:
+                v += f[counts[h]]
+            out[k] = v
+    return out
+
+
+@njit(cache=True)
+def group_by_hint(hints, secrets, nslots):
+    """Secrets grouped by their hint: (order, starts), the class of hint h ``order[starts[h]:starts[h+1]]``,
+    secrets in their relative order inside a class (as ``kernels.split_by_hint``)."""
+    starts = np.zeros(nslots + 1, dtype=np.int64)
+    for h in hints:
+        starts[h + 1] += 1
+    for h in range(nslots):
+        starts[h + 1] += starts[h]
+    fill = starts[:-1].copy()
+    order = np.empty(secrets.shape[0], dtype=secrets.dtype)
+    for j in range(secrets.shape[0]):
+        h = hints[j]
+        order[fill[h]] = secrets[j]
+        fill[h] += 1
+    return order, starts
+
+
+@njit(cache=True)
+def all_digits(npos, nsym, repeats, total):
+    """Every code's symbols (uint8 rows) in code order, the lexicographic order of the symbol tuples.
+
+    Code i is unranked directly: position p's choice is ``i // weight[p]`` (mod the choices left),
+    the weight being the number of codes that share the first p + 1 symbols.
+    """
+    weight = np.empty(npos, dtype=np.int64)
+    for p in range(npos):
+        w = 1
+        for q in range(p + 1, npos):
+            w *= nsym if repeats else nsym - q
+        weight[p] = w
+    out = np.empty((total, npos), dtype=np.uint8)
+    for i in range(total):
+        rest = i
+        used = np.int64(0)
+        for p in range(npos):
+            r = rest // weight[p]
+            rest -= r * weight[p]
+            if repeats:
+                out[i, p] = r
+            else:
+                # the r-th symbol not used yet
+                for s in range(nsym):
+                    if used & (np.int64(1) << s) == 0:
+                        if r == 0:
+                            out[i, p] = s
+                            used |= np.int64(1) << s
+                            break
+                        r -= 1
+    return out
+
+
+@njit(cache=True)
+def _masks_counts(digits, nsym, repeats):
+    n, npos = digits.shape
+    masks = np.zeros(n if not repeats else 1, dtype=np.int64)
+    counts = np.zeros((n if repeats else 1, nsym), dtype=np.uint8)
+    for i in range(n):
+        for p in range(npos):
+            s = np.int64(digits[i, p])
+            if repeats:
+                counts[i, s] += 1
+            else:
+                masks[i] |= np.int64(1) << s
+    return masks, counts
+
+
+# -- orchestration ---------------------------------------------------------------------------------
+
+
+def code_rank(game: Game, symbols) -> int:
+    """The code int of a tuple of symbol indices, computed (no code list): the inverse of ``all_digits``."""
+    n, p = game.symbols, game.positions
+    idx, used = 0, set()
+    for k, s in enumerate(symbols):
+        if game.repeats:
+            idx = idx * n + s
+        else:
+            idx = idx * (n - k) + s - sum(1 for u in used if u < s)
+            used.add(s)
+    return idx
+
+
+def live_bytes(game: Game) -> int:
+    """Memory the on-the-fly route needs for ``game``: every code's symbols (positions bytes), its
+    symbol mask (8) or counts (symbols), and the candidate list with its filter (4 + 4 + 1 bytes)."""
+    per_code = game.positions + (game.symbols if game.repeats else 8) + 9
+    return game.size * per_code
+
+
+@dataclass(frozen=True, eq=False)
+class LiveCodes:
+    """Every code of ``game`` as symbol arrays, to score guesses against secrets without a table.
+
+    ``digits`` is (codes, positions) uint8; ``masks`` (int64 symbol bit sets, games without repeats)
+    or ``counts`` ((codes, symbols) uint8 symbol counts, games with repeats), the other one a dummy.
+    Codes are ints in the order of ``Game.codes``; secrets and guesses are int arrays of codes.
+    """
+
+    game: Game
+    digits: np.ndarray
+    masks: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def of(cls, game: Game, digits: np.ndarray | None = None) -> LiveCodes:
+        """The arrays for ``game``: ``digits`` if given (e.g. ``feedback.code_digits``), else generated."""
+        if digits is None:
+            digits = all_digits(game.positions, game.symbols, game.repeats, game.size)
+        masks, counts = _masks_counts(digits, game.symbols, game.repeats)
+        return cls(game, digits, masks, counts)
+
+    def _pick(self, codes: np.ndarray):
+        c = np.asarray(codes, dtype=np.int64)
+        if self.game.repeats:
+            return self.digits[c], self.masks[:1].repeat(c.size), self.counts[c]
+        return self.digits[c], self.masks[c], self.counts[:1].repeat(c.size, axis=0)
+
+    def hints(self, guess: int, secrets: np.ndarray) -> np.ndarray:
+        """The hint (uint8) of ``guess`` against each of ``secrets``."""
+        gd, gm, gc = self._pick([guess])
+        sd, sm, sc = self._pick(secrets)
+        return live_hints(gd[0], gm[0], gc[0], sd, sm, sc, self.game.repeats)
+
+    def split(self, guess: int, secrets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``secrets`` grouped by their hint to ``guess``, as ``kernels.split_by_hint`` returns them."""
+        secrets = np.asarray(secrets)
+        return group_by_hint(self.hints(guess, secrets), secrets, self.game.hint_slots)
+
+    def scores(self, guesses: np.ndarray, secrets: np.ndarray, slots: np.ndarray, maximum: bool, f: np.ndarray) -> np.ndarray:
+        """As ``kernels.guess_scores(table, guesses, secrets, ...)``, the same floats, without a table.
+
+        The secrets' symbols are gathered once (memory grows with the secrets); guesses are scored in
+        blocks of GUESS_BLOCK.
+        """
+        sd, sm, sc = self._pick(secrets)
+        guesses = np.asarray(guesses)
+        out = np.empty(guesses.size, dtype=np.float64)
+        for a in range(0, guesses.size, GUESS_BLOCK):
+            gd, gm, gc = self._pick(guesses[a : a + GUESS_BLOCK])
+            out[a : a + GUESS_BLOCK] = live_scores(
+                gd, gm, gc, sd, sm, sc, self.game.repeats, self.game.hint_slots, slots, maximum, f
+            )
+        return out
+
+    def consistent(self, secrets: np.ndarray, guess: int, hint: int) -> np.ndarray:
+        """The secrets among ``secrets`` that give ``hint`` to ``guess``."""
+        secrets = np.asarray(secrets)
+        return secrets[self.hints(guess, secrets) == hint]
+
+    def format(self, code: int) -> str:
+        return "".join(self.game.alphabet[s] for s in self.digits[code])
+
+    def parse(self, text: str) -> int:
+        """The code written as ``text``; ``CodeError`` as ``rules.parse_code`` says for a bad one."""
+        from .rules import parse_symbols
+
+        return code_rank(self.game, parse_symbols(self.game, text))
