@@ -110,6 +110,14 @@ def cmd_verify(args) -> int:
 
 
 def cmd_play(args) -> int:
+    if args.tree is None:
+        if args.strategy is None:
+            raise TreegenError("play needs --tree FILE, or --strategy S to play without a tree file")
+        from . import liveplay
+
+        return liveplay.run(args)
+    if args.strategy is not None:
+        raise TreegenError("--strategy plays without a tree file; give either --tree or --strategy")
     from . import play
 
     return play.run(args)
@@ -139,6 +147,7 @@ def _progress_bar(total: int, desc: str):
 
 
 def cmd_build(args) -> int:
+    from .feedback import parse_memory, table_fits
     from .strategies import build_tree, default_output, format_scored, get_strategy
     from .tree import save_tree
     from .verify import format_stats
@@ -146,10 +155,13 @@ def cmd_build(args) -> int:
     game = resolve_game(args.game)
     name = get_strategy(args.strategy).name
     out = args.output or default_output(game, name)
+    memory = parse_memory(args.memory) if args.memory is not None else None
+    if not table_fits(game, memory):
+        print(f"{game.name}: feedback table over the memory budget; scoring on the fly", file=sys.stderr)
     with _progress_bar(game.size, name) as bar:
         built = build_tree(
             game, name, first=args.first, consistent_only=args.consistent_only, seed=args.seed,
-            tie=args.tie, progress=bar.update,
+            tie=args.tie, progress=bar.update, memory=memory,
         )
     save_tree(built.tree, out)
     print(f"{built.tree.strategy} for {game.name}, opening {built.tree.root.guess}: wrote {out}")
@@ -161,13 +173,53 @@ def cmd_build(args) -> int:
     return 0
 
 
+def _eval_sample(args) -> int:
+    from .feedback import parse_memory
+    from .liveplay import LIVE_STRATEGIES, Player, evaluate, format_sample
+    from .rules import MAX_CODES
+    from .strategies import applicable
+
+    game = resolve_game(args.game, large=True)
+    if args.first is not None or args.consistent_only or args.tie != "possible":
+        raise TreegenError("--first, --consistent-only and --tie apply to built trees, not to --sample")
+    if args.strategy != "all":
+        names = [args.strategy]
+    elif game.size > MAX_CODES:
+        names = list(LIVE_STRATEGIES)
+    else:
+        names = [n for n in applicable(game) if n != "digit-sweep"] + ["hybrid"]
+    memory = parse_memory(args.memory) if args.memory is not None else None
+    players = [
+        Player.make(
+            game, name, seed=args.seed if name in ("hybrid", "random-consistent") else None,
+            threshold=args.threshold if name == "hybrid" else None,
+            guess_sample=args.guess_sample if name == "hybrid" else None, memory=memory,
+        )
+        for name in names
+    ]
+    n = min(args.sample, game.size)
+    print(game.describe())
+    seed = 0 if args.seed is None else args.seed
+    for player in players:
+        with _progress_bar(n, player.strategy) as bar:
+            sample = evaluate(player, args.sample, seed, progress=bar.update)
+        print(format_sample(player.strategy, sample))
+    return 0
+
+
 def cmd_eval(args) -> int:
-    from .feedback import feedback_table
+    from .feedback import feedback_table, parse_memory, table_fits
     from .strategies import applicable, build_tree, format_comparison, get_strategy
 
+    if args.sample is not None:
+        return _eval_sample(args)
+    if args.threshold is not None or args.guess_sample is not None:
+        raise TreegenError("--threshold and --guess-sample apply to the hybrid strategy, with --sample")
     game = resolve_game(args.game)
     names = applicable(game) if args.strategy == "all" else [get_strategy(args.strategy).name]
-    feedback_table(game)  # built once up front, so that no strategy's time includes it
+    memory = parse_memory(args.memory) if args.memory is not None else None
+    if table_fits(game, memory):
+        feedback_table(game, memory)  # built once up front, so that no strategy's time includes it
     rows = []
     with _progress_bar(game.size * len(names), "eval") as bar:
         for name in names:
@@ -177,10 +229,10 @@ def cmd_eval(args) -> int:
                 first=args.first if kind != "sweep" else None,
                 consistent_only=args.consistent_only and kind == "scored",
                 seed=args.seed if kind == "random" else None,
-                tie=args.tie, progress=bar.update,
+                tie=args.tie, progress=bar.update, memory=memory,
             )
             rows.append((name, built))
-    opening = "the lowest code" if args.first is None else args.first
+    opening = "chosen by each scored strategy's own score (else the lowest code)" if args.first is None else args.first
     print(f"{game.describe()}; opening {opening}, ties: {args.tie}")
     print(format_comparison(rows))
     return 0
@@ -304,7 +356,8 @@ def cmd_solve(args) -> int:
 
 
 def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--first", default=None, metavar="CODE", help="the opening guess (default: the lowest code)")
+    p.add_argument("--first", default=None, metavar="CODE",
+                   help="the opening guess (default: scored strategies choose it by their score, others the lowest code)")
     p.add_argument("--consistent-only", action="store_true", help="scored strategies guess only possible codes")
     p.add_argument("--seed", type=int, default=None, metavar="N", help="random-consistent: the random seed (default 0)")
     p.add_argument(
@@ -312,6 +365,21 @@ def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
         help="equal scores go to the lowest possible code (possible, default) or as seed 001's program "
         "does, to the last possible code it scans (paper)",
     )
+
+
+def _add_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--memory", default=None, metavar="SIZE",
+                   help="memory budget such as 4G or 512M (default: a quarter of the machine's memory); a "
+                   "feedback table larger than this is not built: hints are computed on the fly")
+
+
+def _add_live_options(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--strategy", default=None, metavar="S", help=help)
+    p.add_argument("--threshold", type=int, default=None, metavar="T",
+                   help="hybrid: guess the first possible code while more than T remain (default 2000)")
+    p.add_argument("--guess-sample", type=int, default=None, metavar="K",
+                   help="hybrid: score the possible codes plus K random others (default 1000)")
+    _add_memory(p)
 
 
 # -- the parser ------------------------------------------------------------------------------------
@@ -376,11 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen play --tree bc.json --host --seed 7    # you guess; type ? for the tree's advice\n"
         "  printf '0A2B\\n1A1B\\n' | treegen play --tree bc.json  # scripted hints\n",
     )
-    p.add_argument("--tree", "-t", required=True, metavar="FILE", help="the tree file to play with")
+    p.add_argument("--tree", "-t", default=None, metavar="FILE", help="the tree file to play with")
     p.add_argument("--secret", "-s", default=None, metavar="CODE", help="play this secret without asking")
     p.add_argument("--host", action="store_true", help="pick a random secret and score your guesses")
     p.add_argument("--seed", type=int, default=None, metavar="N", help="with --host: pick the secret reproducibly")
     _add_tree_game(p)
+    _add_live_options(p, "play without a tree file: hybrid, first-consistent, random-consistent or a scored "
+                      "strategy (games of up to 200000 codes); games of up to 10 positions")
 
     p = command(
         "show", cmd_show, "print a tree file's stats and its first levels as an outline",
@@ -405,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_heuristic_options(p)
     p.add_argument("--stats", action="store_true", help="also print how many guesses were scored at each depth")
     p.add_argument("--output", "-o", default=None, metavar="FILE", help="default: GAME-STRATEGY.json")
+    _add_memory(p)
 
     p = command(
         "eval", cmd_eval, "build the heuristic trees and compare them in one table",
@@ -415,6 +486,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(p)
     p.add_argument("--strategy", "-s", default="all", metavar="S|all", help="one strategy, or all that apply (default)")
     _add_heuristic_options(p)
+    p.add_argument("--sample", type=int, default=None, metavar="N",
+                   help="play N random secrets (--seed) without building trees; games of up to 10 positions")
+    p.add_argument("--threshold", type=int, default=None, metavar="T",
+                   help="hybrid: guess the first possible code while more than T remain (default 2000)")
+    p.add_argument("--guess-sample", type=int, default=None, metavar="K",
+                   help="hybrid: score the possible codes plus K random others (default 1000)")
+    _add_memory(p)
 
     p = command(
         "solve", cmd_solve, "prove an optimal strategy tree by exact search",

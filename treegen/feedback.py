@@ -15,7 +15,6 @@ from functools import cache
 
 import numpy as np
 
-from . import kernels
 from .rules import Game, TreegenError, format_code, format_hint
 
 CODE_DTYPE = np.int32  # code indices; the largest supported game has 200000 codes
@@ -49,6 +48,8 @@ def _code_masks(game: Game) -> np.ndarray:
 
 def score_many(game: Game, guesses, secrets) -> np.ndarray:
     """Hints (uint8) of each of ``guesses`` (rows) against each of ``secrets`` (columns), as code ints."""
+    from . import kernels  # numba, loaded by the first caller that scores (the memory helpers need none)
+
     g = np.asarray(guesses, dtype=np.int64)
     s = np.asarray(secrets, dtype=np.int64)
     digits = code_digits(game)

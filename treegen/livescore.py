@@ -113,33 +113,40 @@ def group_by_hint(hints, secrets, nslots):
 def all_digits(npos, nsym, repeats, total):
     """Every code's symbols (uint8 rows) in code order, the lexicographic order of the symbol tuples.
 
-    Code i is unranked directly: position p's choice is ``i // weight[p]`` (mod the choices left),
-    the weight being the number of codes that share the first p + 1 symbols.
+    An odometer: from one code to the next, the rightmost position that can take a larger symbol
+    (unused by the positions before it, without repeats) takes the smallest such, and the positions
+    after it take the smallest symbols left, in increasing order. Each step is amortised O(symbols).
     """
-    weight = np.empty(npos, dtype=np.int64)
-    for p in range(npos):
-        w = 1
-        for q in range(p + 1, npos):
-            w *= nsym if repeats else nsym - q
-        weight[p] = w
     out = np.empty((total, npos), dtype=np.uint8)
-    for i in range(total):
-        rest = i
-        used = np.int64(0)
+    cur = np.zeros(npos, dtype=np.int64)
+    used = np.int64(0)
+    if not repeats:
         for p in range(npos):
-            r = rest // weight[p]
-            rest -= r * weight[p]
-            if repeats:
-                out[i, p] = r
-            else:
-                # the r-th symbol not used yet
-                for s in range(nsym):
-                    if used & (np.int64(1) << s) == 0:
-                        if r == 0:
-                            out[i, p] = s
-                            used |= np.int64(1) << s
-                            break
-                        r -= 1
+            cur[p] = p
+            used |= np.int64(1) << p
+    for i in range(total):
+        for p in range(npos):
+            out[i, p] = cur[p]
+        p = npos - 1
+        while p >= 0:
+            if not repeats:
+                used &= ~(np.int64(1) << cur[p])
+            s = cur[p] + 1
+            while not repeats and s < nsym and (used >> s) & 1:
+                s += 1
+            if s < nsym:
+                cur[p] = s
+                if not repeats:
+                    used |= np.int64(1) << s
+                break
+            p -= 1
+        s = 0
+        for q in range(p + 1, npos):
+            while not repeats and (used >> s) & 1:
+                s += 1
+            cur[q] = s
+            if not repeats:
+                used |= np.int64(1) << s
     return out
 
 
@@ -159,19 +166,6 @@ def _masks_counts(digits, nsym, repeats):
 
 
 # -- orchestration ---------------------------------------------------------------------------------
-
-
-def code_rank(game: Game, symbols) -> int:
-    """The code int of a tuple of symbol indices, computed (no code list): the inverse of ``all_digits``."""
-    n, p = game.symbols, game.positions
-    idx, used = 0, set()
-    for k, s in enumerate(symbols):
-        if game.repeats:
-            idx = idx * n + s
-        else:
-            idx = idx * (n - k) + s - sum(1 for u in used if u < s)
-            used.add(s)
-    return idx
 
 
 def live_bytes(game: Game) -> int:
@@ -240,12 +234,3 @@ class LiveCodes:
         """The secrets among ``secrets`` that give ``hint`` to ``guess``."""
         secrets = np.asarray(secrets)
         return secrets[self.hints(guess, secrets) == hint]
-
-    def format(self, code: int) -> str:
-        return "".join(self.game.alphabet[s] for s in self.digits[code])
-
-    def parse(self, text: str) -> int:
-        """The code written as ``text``; ``CodeError`` as ``rules.parse_code`` says for a bad one."""
-        from .rules import parse_symbols
-
-        return code_rank(self.game, parse_symbols(self.game, text))
