@@ -274,3 +274,43 @@ def test_cli_errors_are_one_line(argv, capsys, tmp_path, monkeypatch):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("treegen: error:") and err.count("\n") == 1
+
+
+# -- the opening: chosen by each scored strategy's own score unless --first says ---------------------
+
+
+def test_bulls_cows_default_opening_changes_no_byte():
+    # Every first guess of bulls-cows is equivalent: choosing by score must give 0123 and the same trees.
+    game = resolve_game("bulls-cows")
+    for name, tie in [(n, "possible") for n in SCORED] + [("expected-size", "paper")]:
+        chosen = build_tree(game, name, tie=tie)
+        given = build_tree(game, name, tie=tie, first="0123")
+        assert tree_to_bytes(chosen.tree) == tree_to_bytes(given.tree), (name, tie)
+
+
+@pytest.mark.parametrize(
+    "name, lowest, from_0123, opening, total",
+    [("entropy", 62213, 56209, "0123", 56209), ("most-parts", 64158, 57320, "0012", 58011)],
+)
+def test_numbers_baseball_openings(name, lowest, from_0123, opening, total):
+    # The figures: entropy totals 62213 from 0000 and 56209 from 0123 (the optimum is 55632).
+    game = resolve_game("numbers-baseball")
+    assert build_tree(game, name, first="0000").tree.stats.total == lowest
+    assert build_tree(game, name, first="0123").tree.stats.total == from_0123
+    chosen = build_tree(game, name).tree
+    assert (chosen.root.guess, chosen.stats.total) == (opening, total)
+    assert chosen.provenance["first"] == opening
+
+
+@pytest.mark.parametrize("spec", ["mm:4:4", "mm:3:5"])
+def test_chosen_opening_is_the_best_scored_first_guess(spec, naive):
+    # Brute force over every code: the opening has the best score, ties to the lowest code.
+    game = resolve_game(spec)
+    sizes = {
+        g: Counter(naive(game.codes[g], game.codes[s]) for s in range(game.size)) for g in range(game.size)
+    }
+    for name in SCORED:
+        scores = {g: _naive_score(name, sizes[g], (game.positions, 0), game.size) for g in range(game.size)}
+        best = min(scores.values())
+        want = min(g for g, v in scores.items() if v <= best + 1e-9 * max(1.0, abs(best)))
+        assert build_tree(game, name).tree.root.guess == format_code(game, want), name
