@@ -467,7 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen build --strategy minimax --game mastermind --first 1122 -o knuth.json\n"
         "  treegen build --strategy expected-size --stats        # guesses scored per depth\n"
         "  treegen build --strategy random-consistent --seed 7\n"
-        "  treegen build --strategy digit-sweep --game mastermind-digits\n",
+        "  treegen build --strategy digit-sweep --game mastermind-digits\n"
+        "  treegen build --strategy first-consistent --game bc:6:10 --memory 4G   # no 22.9 GB table: on the fly\n",
     )
     _add_game(p)
     p.add_argument("--strategy", "-s", required=True, metavar="S", help="first-consistent, random-consistent, "
@@ -481,7 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
         "eval", cmd_eval, "build the heuristic trees and compare them in one table",
         "  treegen eval                                   # every strategy for bulls-cows\n"
         "  treegen eval --game mastermind --first 1122\n"
-        "  treegen eval --strategy minimax --tie paper    # seed 001's tie rule\n",
+        "  treegen eval --strategy minimax --tie paper    # seed 001's tie rule\n"
+        "  treegen eval --game bc:10:10 --sample 100 --strategy hybrid --seed 1   # 95% interval of the mean\n",
     )
     _add_game(p)
     p.add_argument("--strategy", "-s", default="all", metavar="S|all", help="one strategy, or all that apply (default)")
