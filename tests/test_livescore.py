@@ -94,14 +94,14 @@ def test_scores_and_splits_are_the_tables(spec):
 
 def test_scores_over_several_guess_blocks():
     game = resolve_game("mm:5:6")  # 7776 codes
-    live = LiveCodes.of(game)
     table = feedback.feedback_table(game)
     guesses = np.arange(game.size, dtype=np.int32)
     guesses = np.concatenate([guesses, guesses])[: GUESS_BLOCK + 100]  # more than one block
     secrets = np.arange(0, game.size, 7, dtype=np.int32)
     slots = np.array(sorted(game.possible_hints), dtype=np.int64)
     want = kernels.guess_scores(table, guesses, secrets, game.hint_slots, slots, True, np.zeros(1))
-    np.testing.assert_array_equal(live.scores(guesses, secrets, slots, True, np.zeros(1)), want)
+    for live in (LiveCodes.of(game), LiveCodes.of(game, packed=False)):
+        np.testing.assert_array_equal(live.scores(guesses, secrets, slots, True, np.zeros(1)), want)
 
 
 @pytest.mark.parametrize("spec", ["bc:3:5", "mm:3:4", "mastermind"])
@@ -121,3 +121,26 @@ def test_bulls_cows_without_a_table():
     game = resolve_game("bulls-cows")
     for name in ("expected-size", "minimax"):
         assert tree_to_bytes(build_tree(game, name, memory=0).tree) == tree_to_bytes(build_tree(game, name).tree)
+
+
+@pytest.mark.parametrize("spec", ["bc:6:10", "mm:6:6", "mm:3:2", "bc:3:5", "royale", "mm:4:16", "bc:8:8"])
+def test_packed_kernels_agree_with_the_generic_ones(spec, naive):
+    game = resolve_game(spec, large=True)
+    fast, plain = LiveCodes.of(game), LiveCodes.of(game, packed=False)
+    assert fast.pos is not None and plain.pos is None  # positions * symbols <= 64 in each of these (64 in mm:4:16 and bc:8:8)
+    rng = np.random.default_rng(4)
+    secrets = np.sort(rng.choice(game.size, size=min(game.size, 400), replace=False)).astype(np.int32)
+    guesses = np.sort(rng.choice(game.size, size=min(game.size, 300), replace=False)).astype(np.int32)
+    slots = np.array(sorted(game.possible_hints), dtype=np.int64)
+    f = np.ascontiguousarray(STRATEGIES["entropy"].f(np.arange(secrets.size + 1.0), secrets.size))
+    assert fast.scores(guesses, secrets, slots, False, f).tobytes() == plain.scores(guesses, secrets, slots, False, f).tobytes()
+    for guess in guesses[:10].tolist():
+        got = fast.hints(guess, secrets)
+        np.testing.assert_array_equal(got, plain.hints(guess, secrets))
+        for s, h in list(zip(secrets.tolist(), got.tolist()))[:30]:
+            b, c = naive(tuple(plain.digits[guess]), tuple(plain.digits[s]))
+            assert h == b * (game.positions + 1) + c
+
+
+def test_ten_positions_use_the_generic_kernel():
+    assert LiveCodes.of(resolve_game("bc:10:10", large=True)).pos is None  # 100 position-symbol bits

@@ -128,8 +128,8 @@ class Player:
         cls, game: Game, strategy: str, *, seed: int | None = None, threshold: int | None = None,
         guess_sample: int | None = None, memory: int | None = None,
     ) -> Player:
-        """Check the options and build the code arrays (refused over ``memory``, default a quarter
-        of the machine's memory)."""
+        """Check the options, and that the code arrays (built on first use) fit in ``memory`` bytes
+        (default a quarter of the machine's memory)."""
         from .feedback import default_memory
 
         key = strategy.strip().lower()

@@ -150,6 +150,78 @@ def all_digits(npos, nsym, repeats, total):
     return out
 
 
+@njit(cache=True, inline="always")
+def _popcount(x):
+    """Set bits of a uint64 (SWAR: bit counts of pairs, nibbles, bytes, then summed by one multiply)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def packed_hints(gpos, gsym, spos, ssym, npos):
+    """Hints (uint8) of one guess (position mask gpos, symbol mask gsym) against secrets; see _packed."""
+    ns = spos.shape[0]
+    out = np.empty(ns, dtype=np.uint8)
+    for j in range(ns):
+        bulls = _popcount(gpos & spos[j])
+        out[j] = bulls * (npos + 1) + _popcount(gsym & ssym[j]) - bulls
+    return out
+
+
+@njit(cache=True)
+def packed_scores(gpos, gsym, spos, ssym, npos, nslots, slots, maximum, f):
+    """As ``live_scores``, from the packed masks of ``_packed``: two popcounts a hint, no loops."""
+    ng = gpos.shape[0]
+    ns = spos.shape[0]
+    counts = np.zeros(nslots, dtype=np.int32)
+    out = np.empty(ng, dtype=np.float64)
+    for k in range(ng):
+        counts[:] = 0
+        a = gpos[k]
+        b = gsym[k]
+        for j in range(ns):
+            bulls = _popcount(a & spos[j])
+            counts[bulls * (npos + 1) + _popcount(b & ssym[j]) - bulls] += 1
+        if maximum:
+            m = 0
+            for h in slots:
+                if counts[h] > m:
+                    m = counts[h]
+            out[k] = m
+        else:
+            v = 0.0
+            for h in slots:
+                v += f[counts[h]]
+            out[k] = v
+    return out
+
+
+@njit(cache=True)
+def _packed(digits, nsym, repeats):
+    """Two uint64 masks per code, for games with positions * symbols <= 64.
+
+    ``pos``: bit p * nsym + s for symbol s at position p, so bulls = popcount(pos_g & pos_s).
+    ``sym``: without repeats bit s for each symbol s; with repeats, symbol s used c times sets the c
+    bits s * npos + 0 .. c - 1 (counts in unary), so that in both cases the common symbols,
+    sum over s of min(c_g(s), c_s(s)), are popcount(sym_g & sym_s).
+    """
+    n, npos = digits.shape
+    pos = np.zeros(n, dtype=np.uint64)
+    sym = np.zeros(n, dtype=np.uint64)
+    seen = np.zeros(nsym, dtype=np.int64)
+    for i in range(n):
+        seen[:] = 0
+        for p in range(npos):
+            s = np.int64(digits[i, p])
+            pos[i] |= np.uint64(1) << np.uint64(p * nsym + s)
+            bit = s * npos + seen[s] if repeats else s
+            sym[i] |= np.uint64(1) << np.uint64(bit)
+            seen[s] += 1
+    return pos, sym
+
+
 @njit(cache=True)
 def _masks_counts(digits, nsym, repeats):
     n, npos = digits.shape
@@ -168,10 +240,16 @@ def _masks_counts(digits, nsym, repeats):
 # -- orchestration ---------------------------------------------------------------------------------
 
 
+def packable(game: Game) -> bool:
+    """Whether ``game``'s codes fit the two 64-bit masks of the fast kernels (positions * symbols <= 64)."""
+    return game.positions * game.symbols <= 64
+
+
 def live_bytes(game: Game) -> int:
     """Memory the on-the-fly route needs for ``game``: every code's symbols (positions bytes), its
-    symbol mask (8) or counts (symbols), and the candidate list with its filter (4 + 4 + 1 bytes)."""
-    per_code = game.positions + (game.symbols if game.repeats else 8) + 9
+    symbol mask (8) or counts (symbols), the two packed masks where they fit (16), and the candidate
+    list with its filter (4 + 4 + 1 bytes)."""
+    per_code = game.positions + (game.symbols if game.repeats else 8) + 9 + (16 if packable(game) else 0)
     return game.size * per_code
 
 
@@ -181,20 +259,28 @@ class LiveCodes:
 
     ``digits`` is (codes, positions) uint8; ``masks`` (int64 symbol bit sets, games without repeats)
     or ``counts`` ((codes, symbols) uint8 symbol counts, games with repeats), the other one a dummy.
-    Codes are ints in the order of ``Game.codes``; secrets and guesses are int arrays of codes.
+    Where positions * symbols <= 64, ``pos`` and ``sym`` hold the packed masks of ``_packed`` and hints
+    take two popcounts (about five times faster); else they are None. Codes are ints in the order of
+    ``Game.codes``; secrets and guesses are int arrays of codes.
     """
 
     game: Game
     digits: np.ndarray
     masks: np.ndarray
     counts: np.ndarray
+    pos: np.ndarray | None = None
+    sym: np.ndarray | None = None
 
     @classmethod
-    def of(cls, game: Game, digits: np.ndarray | None = None) -> LiveCodes:
-        """The arrays for ``game``: ``digits`` if given (e.g. ``feedback.code_digits``), else generated."""
+    def of(cls, game: Game, digits: np.ndarray | None = None, packed: bool = True) -> LiveCodes:
+        """The arrays for ``game``: ``digits`` if given (e.g. ``feedback.code_digits``), else generated.
+        ``packed=False`` leaves out the packed masks (tests compare the two kernels)."""
         if digits is None:
             digits = all_digits(game.positions, game.symbols, game.repeats, game.size)
         masks, counts = _masks_counts(digits, game.symbols, game.repeats)
+        if packed and packable(game):
+            pos, sym = _packed(digits, game.symbols, game.repeats)
+            return cls(game, digits, masks, counts, pos, sym)
         return cls(game, digits, masks, counts)
 
     def _pick(self, codes: np.ndarray):
@@ -205,6 +291,9 @@ class LiveCodes:
 
     def hints(self, guess: int, secrets: np.ndarray) -> np.ndarray:
         """The hint (uint8) of ``guess`` against each of ``secrets``."""
+        if self.pos is not None:
+            s = np.asarray(secrets, dtype=np.int64)
+            return packed_hints(self.pos[guess], self.sym[guess], self.pos[s], self.sym[s], self.game.positions)
         gd, gm, gc = self._pick([guess])
         sd, sm, sc = self._pick(secrets)
         return live_hints(gd[0], gm[0], gc[0], sd, sm, sc, self.game.repeats)
@@ -220,9 +309,19 @@ class LiveCodes:
         The secrets' symbols are gathered once (memory grows with the secrets); guesses are scored in
         blocks of GUESS_BLOCK.
         """
-        sd, sm, sc = self._pick(secrets)
         guesses = np.asarray(guesses)
         out = np.empty(guesses.size, dtype=np.float64)
+        if self.pos is not None:
+            s = np.asarray(secrets, dtype=np.int64)
+            spos, ssym = self.pos[s], self.sym[s]
+            for a in range(0, guesses.size, GUESS_BLOCK):
+                g = np.asarray(guesses[a : a + GUESS_BLOCK], dtype=np.int64)
+                out[a : a + GUESS_BLOCK] = packed_scores(
+                    self.pos[g], self.sym[g], spos, ssym, self.game.positions, self.game.hint_slots,
+                    slots, maximum, f,
+                )
+            return out
+        sd, sm, sc = self._pick(secrets)
         for a in range(0, guesses.size, GUESS_BLOCK):
             gd, gm, gc = self._pick(guesses[a : a + GUESS_BLOCK])
             out[a : a + GUESS_BLOCK] = live_scores(
