@@ -111,7 +111,8 @@ class Built:
     """A built tree and how it was made.
 
     ``scored`` has one row ``(depth, nodes, guesses, most)`` per depth where guesses were scored: at
-    ``nodes`` nodes, ``guesses`` scored in all and ``most`` at one node (the root is depth 1).
+    ``nodes`` nodes, ``guesses`` scored in all and ``most`` at one node (the root is depth 1); where a
+    possible secret tells all the others apart, only the possible secrets are scored.
     ``seconds`` is the wall time of the build (the feedback table and any check included).
     """
 
@@ -225,7 +226,31 @@ def build_tree(
     histogram = [0] * (game.size + 2)
     report = progress or (lambda k: None)
 
+    # A possible secret that tells all the others apart (every class a singleton) has the least score
+    # any guess can have, for every scored strategy: max n = 1; sum n^2 = n; sum n ln n = 0; the
+    # entropy is log2 n; the classes are n; and sum over the non-winning hints of n ln(n + 1) is at
+    # least (n - n_win) ln 2 >= (n - 1) ln 2, reached only by such a secret. Every other split scores
+    # worse by far more than FLOAT_TIE (entropy: by 2/n bits). Ties go to the lowest possible code, so
+    # the pick is the lowest such secret, found by scoring the secrets alone (n^2 hints instead of
+    # n * guesses); it exists only when n is at most the number of hints. Not under tie="paper",
+    # which prefers the last of the tied codes its scan meets.
+    every_hint = np.array(sorted(game.possible_hints), dtype=np.int64)
+
+    def perfect_secret(secrets: np.ndarray) -> int:
+        if paper or secrets.size > every_hint.size:
+            return -1
+        worst = guess_scores(secrets, secrets, every_hint, True, no_f)
+        hits = np.flatnonzero(worst == 1.0)
+        return int(secrets[hits[0]]) if hits.size else -1
+
     def choose_scored(secrets: np.ndarray, history: list[int], depth: int) -> int:
+        perfect = perfect_secret(secrets)
+        if perfect >= 0:
+            row = scored.setdefault(depth, [0, 0, 0])
+            row[0] += 1
+            row[1] += secrets.size
+            row[2] = max(row[2], secrets.size)
+            return perfect
         eligible = None
         if paper:
             fresh = fresh_symbol_guesses(game, history)
