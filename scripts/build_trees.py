@@ -38,6 +38,16 @@ TREES: list[tuple[str, list[str], str]] = [
     ("royale-optimal-average.json", ["solve", "--game", "royale"], "least total (new)"),
     ("mm-4-7-optimal-average.json", ["solve", "--game", "mm:4:7"], "least total: 11228 (published)"),
     ("mm-4-8-optimal-average.json", ["solve", "--game", "mm:4:8"], "least total (20471 published as an upper bound)"),
+    ("mastermind-optimal-average-hard.json", ["solve", "--game", "mastermind", "--consistent-only"],
+     "least total when every guess is a possible secret"),
+    ("smash-the-code-optimal-average-hard.json", ["solve", "--game", "smash-the-code", "--consistent-only"],
+     "least total when every guess is a possible secret (new)"),
+    ("bulls-cows-optimal-average-hard.json", ["solve", "--consistent-only"],
+     "least total when every guess is a possible secret (new)"),
+    ("mastermind-optimal-crush.json", ["solve", "--game", "mastermind", "--objective", "crush"],
+     "within 5 guesses, at least 539 secrets need 5 (539 published, not proved), then least total"),
+    ("bulls-cows-optimal-crush.json", ["solve", "--objective", "crush"],
+     "within 7 guesses, fewest secrets needing 7 (50 published, not proved), then least total"),
 ]
 # Trees that take tens of minutes: built only with --slow.
 SLOW: list[tuple[str, list[str], str]] = [
@@ -97,8 +107,12 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
             tree = orjson.loads(f.read())
         st, prov = tree["stats"], tree.get("provenance", {})
         objective = prov.get("objective", tree["strategy"])
+        if "at_worst" in prov:
+            objective += f" ({prov['at_worst']} at {prov['worst_case']})"
         if prov.get("max_guesses") is not None and objective == "average":
             objective += f", at most {prov['max_guesses']} guesses"
+        if prov.get("consistent_only"):
+            objective += ", hard mode"
         secs = f"{seconds:.1f}" if seconds is not None else "–"
         lines.append(
             f"| [{name}]({name}) | {tree['game']['name']} | {objective} | {st['total']} | "

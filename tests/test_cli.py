@@ -161,3 +161,135 @@ def test_subcommand_help_shows_examples(capsys, command):
     status, out, _ = run_main(capsys, command, "--help")
     assert status == 0
     assert "examples" in out
+
+
+# -- trust: statuses, help, internal errors, memory, workers -----------------------------------------------
+
+COMMANDS = ["games", "hint", "candidates", "verify", "play", "show", "build", "eval", "solve"]
+
+
+def test_version(capsys):
+    import treegen
+
+    status, out, err = run_main(capsys, "--version")
+    assert status == 0 and out.strip() == f"treegen {treegen.__version__}"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_help_lists_examples_and_exit_statuses(capsys, command):
+    status, out, err = run_main(capsys, command, "--help")
+    assert status == 0
+    assert "examples:" in out and f"treegen {command}" in out.split("examples:", 1)[1]
+    statuses = out.split("exit status:", 1)[1]
+    for code in ("0", "1", "2", "3", "130"):
+        assert f"\n  {code} " in statuses
+
+
+def test_an_internal_error_is_one_line_and_exit_3(monkeypatch, capsys):
+    from treegen import cli
+
+    def broken(args):
+        raise RuntimeError("something impossible happened")
+
+    monkeypatch.setattr(cli, "cmd_games", broken)
+    status, out, err = run_main(capsys, "games")
+    assert status == 3
+    assert err == ("treegen: internal error: RuntimeError: something impossible happened "
+                   "(please report it; TREEGEN_DEBUG=1 shows the traceback)\n")
+
+
+def test_output_that_cannot_be_written_is_one_line(monkeypatch, capsys):
+    """`treegen games > /dev/full`, without touching a device: stdout's flush fails with ENOSPC."""
+    import io
+    import sys
+
+    class Full(io.StringIO):
+        def flush(self):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    status, out, err = run_main(capsys, "games")
+    assert status == 2
+    assert err == "treegen: error: cannot write the output: No space left on device\n"
+
+
+def test_a_game_too_big_for_memory_is_refused_up_front():
+    res = run("solve", "--game", "bc:6:10", "-q", "-o", "/tmp/never-written.json", timeout=60)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.startswith("treegen: error: bc:6:10 has 151200 codes: its hint tables need 42.6 GiB")
+    assert res.stderr.count("\n") == 1
+
+
+def test_workers_beyond_the_game_or_the_cores_are_said(tmp_path, capsys):
+    import os
+
+    from treegen.coordinator import plan_workers
+    from treegen.rules import resolve_game
+
+    status, out, err = run_main(capsys, "solve", "--game", "bc:2:4", "--workers", "5", "-q", "-o", str(tmp_path / "t.json"))
+    assert status == 0, err
+    assert "bc:2:4 is small (12 codes): searching it in one process" in err
+    assert "with 1 worker\n" in out
+    cores = os.cpu_count() or 1
+    assert plan_workers(resolve_game("mm:4:8"), cores + 3) == (cores, f"--workers {cores + 3} is more than the {cores} cores here: using {cores}")
+    assert plan_workers(resolve_game("mm:4:8"), cores) == (cores, None)
+
+
+def _children(pid: int) -> list[int]:
+    import os
+
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_workers_exit_when_their_parent_is_killed(tmp_path):
+    """SIGKILL the parent of a two-worker solve: no worker survives it by 10 s."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from clitools import TREEGEN
+
+    ckpt = tmp_path / "ck"
+    workers: list[int] = []
+    proc = subprocess.Popen([TREEGEN, "solve", "--game", "mm:4:8", "--workers", "2", "-q", "--checkpoint", str(ckpt),
+                             "-o", str(tmp_path / "t.json")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        # The workers are at work once the first task's checkpoint is on disk.
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline and len(list(ckpt.glob("*.json"))) < 2:
+            time.sleep(0.01)
+        assert proc.poll() is None, "the solve ended before any task finished"
+        workers = [p for p in _children(proc.pid) if _alive(p)]
+        assert len(workers) >= 2, workers
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.05)
+        assert not [p for p in workers if _alive(p)], "worker processes outlived their parent by 10 s"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for p in workers:  # whatever the outcome, leave no process behind
+            if _alive(p):
+                os.kill(p, signal.SIGKILL)

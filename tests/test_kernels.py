@@ -112,4 +112,4 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
                                       t.excess_limit, *memo.arrays(), w0, w1, counts)
             want = plain_bounds(t, t.all_guesses, secrets, t.bounds.lb[depth - 1]).min()
             assert got == want
-            assert memo.get(secrets, 0)[0] == got
+            assert memo.get(secrets, 0).value == got

@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import time
+import typing
 from pathlib import Path
 
 import numpy as np
@@ -30,9 +31,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import treegen
-from treegen import search
-from treegen.rules import resolve_game
-from treegen.search import INF, Infeasible, Memo, Options, Solver, solve_game
+from treegen import checkpoint, coordinator, search
+from treegen.coordinator import Infeasible
+from treegen.rules import parse_code, resolve_game
+from treegen.search import INF, Memo, MemoEntry, Options, Solver
 from treegen.tree import load_tree
 from treegen.verify import verify_tree
 
@@ -91,18 +93,20 @@ class Brute:
     def everything(self) -> frozenset:
         return frozenset(range(len(self.codes)))
 
-    def cost(self, secrets, depth: int | None = None) -> float:
-        """Least total guesses for ``secrets`` with at most ``depth`` guesses each (math.inf: impossible)."""
+    def cost(self, secrets, depth: int | None = None, hard: bool = False) -> float:
+        """Least total guesses for ``secrets`` with at most ``depth`` guesses each (math.inf: impossible);
+        ``hard``: every guess must be one of the secrets still possible."""
         secrets = frozenset(secrets)
         if depth is not None and depth < 1:
             return math.inf
         if len(secrets) == 1:
             return 1
-        key = (secrets, depth)
+        key = (secrets, depth, hard)
         if key in self.memo:
             return self.memo[key]
         best = math.inf
-        for g, row in enumerate(self.hint):
+        for g in sorted(secrets) if hard else range(len(self.hint)):
+            row = self.hint[g]
             classes: dict = {}
             for s in secrets:
                 classes.setdefault(row[s], []).append(s)
@@ -110,7 +114,7 @@ class Brute:
             if len(classes) == 1 and len(next(iter(classes.values()))) == len(secrets):
                 continue  # g tells nothing about this set
             total = len(secrets) + sum(
-                self.cost(c, None if depth is None else depth - 1) for c in classes.values()
+                self.cost(c, None if depth is None else depth - 1, hard) for c in classes.values()
             )
             best = min(best, total)
         self.memo[key] = best
@@ -168,6 +172,32 @@ def walk_nested(game, tree, naive, secrets=None) -> dict[int, int]:
     visit(tree, secrets, 1)
     assert sorted(need) == sorted(secrets)
     return need
+
+
+class Result(typing.NamedTuple):
+    """The figures of a solved tree that these tests compare, with the tree in nested int form."""
+
+    objective: str
+    cap: int | None
+    total: int
+    worst: int | None
+    nodes: int
+    tree: list
+
+
+def node_to_nested(game, node) -> list:
+    """A tree file node as ``[guess, [[hint, child], ...]]`` of ints (hints as bulls * (P + 1) + cows)."""
+    kids = [[int(h[0]) * (game.positions + 1) + int(h[2]), node_to_nested(game, c)] for h, c in node.next]
+    return [parse_code(game, node.guess), kids]
+
+
+def solve_game(game, *args, **kwargs) -> Result:
+    """coordinator.solve_game, its tree and proof figures read back into a Result."""
+    tree = coordinator.solve_game(game, *args, **kwargs)
+    prov = tree.provenance
+    assert tree.stats.total == prov["optimal_total"] == prov["lower_bound"]
+    return Result(prov["objective"], prov["max_guesses"], prov["optimal_total"], prov.get("worst_case"),
+                  prov["nodes"], node_to_nested(game, tree.root))
 
 
 def tree_figures(game, tree, naive, secrets=None) -> tuple[int, int]:
@@ -323,8 +353,9 @@ def test_memo_matches_a_dict(colliding):
             secrets = np.frombuffer(key[0], dtype=np.int32)
         depth = int(rng.integers(0, 3))
         value, best = int(rng.integers(0, 1 << 40)), int(rng.integers(-1, 300))
-        memo.put(secrets, depth, value, best)
-        want[(secrets.tobytes(), depth)] = (value, best)
+        entry = MemoEntry(value, best if best >= 0 else None)
+        memo.put(secrets, depth, entry)
+        want[(secrets.tobytes(), depth)] = entry
         if colliding and i == 400:
             break
     assert len(memo) == len(want)
@@ -626,7 +657,7 @@ def test_worker_processes_give_the_same_result(monkeypatch, spec, objective):
     """Real worker processes (the in-process threshold lowered to 0) find the same tree, total and nodes."""
     game = resolve_game(spec)
     one = solve_game(game, objective, workers=1)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     two = solve_game(game, objective, workers=2)
     assert two == one
 
@@ -635,14 +666,14 @@ def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatc
     """A busy main process handles each finished task 20 ms late: the result, nodes included, is the same."""
     game = resolve_game("mastermind")
     one = solve_game(game, "average", workers=1)
-    done = search._Run._done
+    done = coordinator.Coordinator._done
 
     def late(self, *args):
         time.sleep(0.02)
         done(self, *args)
 
-    monkeypatch.setattr(search._Run, "_done", late)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(coordinator.Coordinator, "_done", late)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     two = solve_game(game, "average", workers=2)
     assert (two.total, two.tree) == (one.total, one.tree)
     assert two.nodes == one.nodes, "nodes of tasks still being handled were left out"
@@ -662,7 +693,7 @@ def _settled(directory: Path) -> dict[str, int]:
 def test_checkpoints_of_worker_processes_serve_one_worker(monkeypatch, tmp_path):
     game = resolve_game("mastermind")
     one = solve_game(game, "average", workers=1)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     ckpt = tmp_path / "ckpt"
     assert solve_game(game, "average", workers=2, checkpoint=str(ckpt)) == one
     files = _settled(ckpt)
@@ -681,14 +712,14 @@ def test_checkpoints_are_all_written_when_solve_returns(monkeypatch, tmp_path):
     game = resolve_game("mastermind")
     solve_game(game, "average", workers=1, checkpoint=str(tmp_path / "inline"))
     want = sorted(_checkpoints(tmp_path / "inline"))
-    write = search._write_atomic
+    write = checkpoint.write_atomic
 
-    def slow_write(path, data):
+    def slow_write(*args, **kwargs):
         time.sleep(0.02)
-        write(path, data)
+        write(*args, **kwargs)
 
-    monkeypatch.setattr(search, "_write_atomic", slow_write)
-    monkeypatch.setattr(search, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(checkpoint, "write_atomic", slow_write)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     solve_game(game, "average", workers=2, checkpoint=str(tmp_path / "pool"))
     got = sorted(_checkpoints(tmp_path / "pool"))
     assert got == want, f"{len(want) - len(got)} checkpoints not yet written when solve_game returned"
@@ -711,7 +742,7 @@ def big_clean(tmp_path_factory) -> bytes:
 
 
 def test_solve_files_identical_for_any_workers(tmp_path, big_clean):
-    assert resolve_game(BIG).size > search.INLINE_MAX_CODES, "BIG no longer starts worker processes"
+    assert resolve_game(BIG).size > coordinator.INLINE_MAX_CODES, "BIG no longer starts worker processes"
     out = tmp_path / "two.json"
     res = run("solve", "--game", BIG, "--workers", "2", "-o", str(out), "--quiet")
     assert res.returncode == 0, res.stderr
@@ -769,15 +800,15 @@ def test_resume_after_sigkill(tmp_path, big_clean):
 
 
 def test_sigterm_with_workers_stops_cleanly(tmp_path):
-    """SIGTERM while worker processes search: exit 130, the interruption on a line of its own after the
+    """SIGTERM while worker processes search: exit 143, the termination on a line of its own after the
     progress bar, no traceback (not even at interpreter exit), and no tree file."""
     ckpt, out = tmp_path / "ckpt", tmp_path / "t.json"
     cmd = [TREEGEN, "solve", "--game", "mm:4:8", "--workers", "2", "--checkpoint", str(ckpt), "-o", str(out)]
     running, returncode, err = _signal_after_checkpoints(cmd, ckpt, 3, signal.SIGTERM)
     assert running, "the solve finished before any checkpoint appeared"
-    assert returncode == 130
+    assert returncode == 143
     lines = [line for line in err.replace("\r", "\n").splitlines() if line.strip()]
-    assert lines[-1] == f"treegen: interrupted; no tree written (run it again with --checkpoint {ckpt} to resume)"
+    assert lines[-1] == f"treegen: terminated; no tree written (run it again with --checkpoint {ckpt} to resume)"
     assert "Traceback" not in err and "Exception" not in err
     assert not out.exists()
 
@@ -797,14 +828,19 @@ def test_checkpoint_rerun_reuses_and_survives_corrupt_files(tmp_path):
     assert again == clean
     assert _checkpoints(ckpt) == files
     # unreadable checkpoints are redone (and rewritten), never trusted
-    for p in ckpt.glob("*.json"):
+    entries = [p for p in ckpt.glob("*.json") if p.name != checkpoint.MANIFEST]
+    for p in entries:
         p.write_bytes(b'{"value": ')
-    assert solve_game(game, "average", checkpoint=str(ckpt)) == clean
+    warnings = []
+    assert solve_game(game, "average", checkpoint=str(ckpt), warn=warnings.append) == clean
+    assert len(warnings) == len(entries) and all("not valid JSON" in w for w in warnings)
     for p in ckpt.glob("*.json"):
         json.loads(p.read_bytes())
-    # a checkpoint directory of another objective or cap does not leak into this one
-    assert solve_game(game, "worst", checkpoint=str(ckpt)) == solve_game(game, "worst")
-    assert solve_game(game, "average", 4, checkpoint=str(ckpt)) == solve_game(game, "average", 4)
+    # a checkpoint folder of another objective or cap is refused, never mixed into this search
+    for other in [("worst",), ("average", 4)]:
+        with pytest.raises(checkpoint.CheckpointError, match="holds another search"):
+            solve_game(game, *other, checkpoint=str(ckpt))
+    assert solve_game(game, "worst", checkpoint=str(tmp_path / "fresh")) == solve_game(game, "worst")
 
 
 # -- the committed trees ------------------------------------------------------------------------------------
@@ -827,3 +863,136 @@ def test_committed_trees_verify(path):
     if "worst_case" in prov:
         assert stats.max_guesses == prov["worst_case"]
         assert prov.get("impossible_within", prov["worst_case"] - 1) == prov["worst_case"] - 1
+
+
+# -- hard mode: every guess a possible secret ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_hard_mode_matches_brute_force(spec, brute, naive, tmp_path):
+    game, b = resolve_game(spec), brute(spec)
+    result = solve_game(game, "average", consistent_only=True)
+    assert result.total == b.cost(b.everything, hard=True)
+    assert result.total >= b.cost(b.everything)
+    # every guess of the tree is a secret still possible where it is made
+    codes = naive_codes(game)
+
+    def visit(node, alive):
+        guess, children = node
+        assert guess in alive, f"{codes[guess]} is not possible here"
+        groups: dict = {}
+        for s in alive:
+            groups.setdefault(naive(codes[guess], codes[s]), []).append(s)
+        for h, child in children:
+            visit(child, groups[divmod(h, game.positions + 1)])
+
+    visit(result.tree, list(range(len(codes))))
+    worst = solve_game(game, "worst", consistent_only=True)
+    d = 1
+    while b.cost(b.everything, d, hard=True) == math.inf:
+        d += 1
+    assert worst.worst == d and worst.total == b.cost(b.everything, d, hard=True)
+
+
+def test_verify_checks_the_hard_mode_claim(tmp_path, capsys):
+    out = tmp_path / "hard.json"
+    status, _, err = run_main(capsys, "solve", "--game", "mm:3:3", "--consistent-only", "-q", "-o", str(out))
+    assert status == 0, err
+    doc = read_json(out)
+    assert doc["strategy"] == "optimal-average-hard" and doc["provenance"]["consistent_only"] is True
+    assert run_main(capsys, "verify", str(out))[0] == 0
+    # the same claim on a tree that guesses impossible codes (mastermind's free optimum, 5625 < 5660)
+    free = tmp_path / "free.json"
+    doc = read_json(Path(__file__).parent.parent / "trees" / "mastermind-optimal-average.json")
+    doc["provenance"]["consistent_only"] = True
+    free.write_text(json.dumps(doc))
+    status, _, err = run_main(capsys, "verify", str(free))
+    assert status == 1 and "is not a possible secret here, but the file claims hard mode" in err
+
+
+# -- one node loop: the coordinator's root is the solver's node -----------------------------------------------
+
+
+@pytest.mark.parametrize("lever", LEVER_NAMES)
+@pytest.mark.parametrize("spec", ["bc:3:5", "mm:3:5"])
+def test_the_root_with_a_lever_off_is_the_solver_with_it_off(spec, lever, monkeypatch):
+    """The coordinator runs its root through the solver's own step: with any lever off, its root scans
+    the same guesses in the same order with the same bounds as Solver.solve's root with that lever off,
+    and the whole search finds the same total and tree. (Before, the root hard-coded best-first ordering
+    and the lookahead table, whatever the levers said.)"""
+    game = resolve_game(spec)
+    off = Options(**{lever: False})
+    roots: list = []
+    scan = Solver.scan
+
+    def spy(self, secrets, beta, history, depth):
+        result = scan(self, secrets, beta, history, depth)
+        if not history:
+            roots.append((self.lookahead, self.ordering, self.symmetry, result.guesses.tolist(), result.bounds.tolist()))
+        return result
+
+    monkeypatch.setattr(Solver, "scan", spy)
+    solver = Solver.with_options(game, None, off)
+    every = np.arange(game.size, dtype=np.int32)
+    total = solver.solve(every, INF)
+    wire = solver.tree(every)
+    assert len(roots) == 1
+    got = solve_game(game, "average", options=off)
+    assert len(roots) == 2 and roots[1] == roots[0]
+    assert (got.total, got.tree) == (total, wire)
+
+
+# -- crush: least worst case, then fewest secrets at it, then least total ---------------------------------------
+
+
+def crush_cost(b: Brute, secrets, depth: int, memo: dict) -> tuple:
+    """(secrets solved with the last of ``depth`` guesses, total), least in that order, by exhaustion over
+    every code as the guess; (inf, inf) when no tree fits. Written apart from the search's single price."""
+    secrets = frozenset(secrets)
+    if depth < 1:
+        return (math.inf, math.inf)
+    if len(secrets) == 1:
+        return (1 if depth == 1 else 0, 1)
+    key = (secrets, depth)
+    if key not in memo:
+        best = (math.inf, math.inf)
+        for g, row in enumerate(b.hint):
+            classes: dict = {}
+            for s in secrets:
+                classes.setdefault(row[s], []).append(s)
+            won = classes.pop(b.win, None)
+            if not won and len(classes) == 1:
+                continue  # g tells nothing
+            at_last, total = (1 if (won and depth == 1) else 0), len(secrets)
+            for c in classes.values():
+                sub = crush_cost(b, c, depth - 1, memo)
+                at_last, total = at_last + sub[0], total + sub[1]
+            best = min(best, (at_last, total))
+        memo[key] = best
+    return memo[key]
+
+
+@pytest.mark.parametrize("spec", TINY + EDGE)
+def test_crush_matches_brute_force(spec, brute, naive):
+    game, b = resolve_game(spec), brute(spec)
+    worst = b.least_worst()
+    want = crush_cost(b, b.everything, worst, {})
+    tree = coordinator.solve_game(game, "crush")
+    prov = tree.provenance
+    assert (prov["worst_case"], prov["at_worst"], prov["optimal_total"]) == (worst, *want)
+    assert tree.stats.histogram[-1] == want[0] and tree.stats.max_guesses == worst
+    need = walk_nested(game, node_to_nested(game, tree.root), naive)
+    assert sum(need.values()) == want[1] and sum(1 for v in need.values() if v == worst) == want[0]
+
+
+def test_verify_checks_the_crush_claims(tmp_path, capsys):
+    out = tmp_path / "crush.json"
+    status, stdout, err = run_main(capsys, "solve", "--game", "mm:3:3", "--objective", "crush", "-q", "-o", str(out))
+    assert status == 0, err
+    assert "secrets need all 4 guesses, and no tree has fewer" in stdout
+    doc = read_json(out)
+    assert doc["strategy"] == "optimal-crush" and doc["provenance"]["at_worst"] == doc["stats"]["histogram"][-1]
+    doc["provenance"]["at_worst"] -= 1
+    out.write_text(json.dumps(doc))
+    status, _, err = run_main(capsys, "verify", str(out))
+    assert status == 1 and "provenance claim at_worst" in err

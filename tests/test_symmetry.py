@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from treegen.feedback import feedback_table
-from treegen.rules import format_code, parse_code, resolve_game, score
+from treegen.rules import format_code, parse_code, resolve_game
+from treegen.rules import score_symbols as score
 from treegen.symmetry import canonical_guesses, class_of, fresh_symbol_guesses, guess_classes
 
 

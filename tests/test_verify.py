@@ -7,7 +7,6 @@ import json
 import random
 import subprocess
 import sys
-import time
 
 import pytest
 from test_tree import TINY_GAMES, bc_file, file_bytes, file_obj, first_consistent, naive_codes, naive_hint  # noqa: F401
@@ -15,7 +14,8 @@ from test_tree import TINY_GAMES, bc_file, file_bytes, file_obj, first_consisten
 from treegen import tree as T
 from treegen.cli import main
 from treegen.rules import resolve_game
-from treegen.verify import check_root, format_stats, outline, verify_tree
+from treegen.report import format_stats, outline
+from treegen.verify import check_root, verify_tree
 
 
 def run_cli(capsys, *argv) -> tuple[int, str, str]:
@@ -97,21 +97,19 @@ def test_format_stats_table():
 
 
 def test_verify_bulls_cows(bc_file, capsys):
-    start = time.perf_counter()
     rc, out, err = run_cli(capsys, "verify", bc_file)
-    assert time.perf_counter() - start < 1.0
     assert rc == 0 and "secrets  5040" in out and "average  5.560" in out
     rc, out, err = run_cli(capsys, "verify", bc_file, "--max-guesses", "8")
     assert rc == 1 and err.startswith(f"treegen: {bc_file} is not a valid tree: at 0123 ")
     assert "not solved within 8 guesses" in err
 
 
-def test_verify_bulls_cows_whole_process(bc_file):
-    start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "treegen.cli", "verify", bc_file], capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
+def test_verify_bulls_cows_whole_process_without_numpy(bc_file):
+    """verify starts instantly: the whole command runs without importing numpy or numba."""
+    code = ("import sys; from treegen.cli import main; status = main(['verify', sys.argv[1]]); "
+            "assert 'numpy' not in sys.modules and 'numba' not in sys.modules, 'heavy import'; sys.exit(status)")
+    proc = subprocess.run([sys.executable, "-c", code, bc_file], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert elapsed < 2.0  # ~0.2 s on an idle machine; loose for loaded CI
 
 
 # -- specific problems and their messages ----------------------------------------------------------
@@ -153,10 +151,12 @@ def test_messages_name_the_path():
     node = obj["root"]["next"]["0A2B"]
     absent = [k for k in ("0A2B", "0A3B", "1A1B", "1A2B", "2A0B") if k not in node["next"]]
     node["next"][absent[0]] = {"guess": "123"}
+    in_hint_order(node)
     assert _problem(game, obj) == f"at 012 0A2B {node['guess']}: dead branch {absent[0]}: no secret gives {absent[0]} here"
 
     obj = copy.deepcopy(good)
     obj["root"]["next"]["0A1B"] = {"guess": "123"}  # no two codes of bc:3:4 share fewer than 2 symbols
+    in_hint_order(obj["root"])
     assert _problem(game, obj) == "at 012: branch 0A1B is a hint that cannot occur in bc:3:4"
 
     obj = copy.deepcopy(good)
@@ -226,8 +226,13 @@ def _all_keys(game):
 
 KINDS = [
     "guess-illegal", "guess-leaf", "guess-internal", "delete-branch", "rename-key", "swap-subtrees",
-    "add-branch", "stats", "stats-type", "truncate", "header", "other-game",
+    "add-branch", "stats", "stats-type", "truncate", "header", "other-game", "misorder", "claim",
 ]
+
+
+def in_hint_order(node: dict) -> None:
+    """Put a node's branches back in the format's order (keys that are not canonical hints go last)."""
+    node["next"] = dict(sorted(node["next"].items(), key=lambda kv: T.hint_key_order(kv[0])))
 
 
 def mutate(game, good: dict, rng: random.Random, kind: str | None = None):
@@ -265,6 +270,7 @@ def mutate(game, good: dict, rng: random.Random, kind: str | None = None):
         others = [k for k in _all_keys(game) + [f"{game.positions + 1}A0B", "9A9B"] if k not in node["next"]]
         new = rng.choice(others + [key.lower(), " " + key, key + " ", "0" + key, key[:3], key[2] + "B" + key[0] + "A", key.replace("A", "a")])
         node["next"] = {(new if k == key else k): v for k, v in node["next"].items()}
+        in_hint_order(node)
     elif kind == "swap-subtrees":
         candidates = [(n, p, k, a) for n, p, k, a in nodes if p is not None]
         for _ in range(100):
@@ -278,6 +284,25 @@ def mutate(game, good: dict, rng: random.Random, kind: str | None = None):
         node = rng.choice(nodes)[0]
         absent = [k for k in _all_keys(game) if k not in node.get("next", {})]
         node.setdefault("next", {})[rng.choice(absent)] = {"guess": rng.choice(codes)}
+        in_hint_order(node)
+    elif kind == "misorder":
+        internal = [n for n, *_ in nodes if len(n.get("next", {})) >= 2]
+        node = rng.choice(internal)
+        node["next"] = dict(reversed(list(node["next"].items())))
+        expect = 2
+    elif kind == "claim":
+        # figures the provenance claims that the tree does not achieve
+        total = obj["stats"]["total"]
+        claims = rng.choice([
+            {"optimal_total": total + rng.choice([-1, 1])},
+            {"optimal_total": total, "lower_bound": total + 1},
+            {"optimal_total": total, "lower_bound": total - 1},
+            {"worst_case": obj["stats"]["max_guesses"] - 1},
+            {"max_guesses": obj["stats"]["max_guesses"] - 1},
+            {"objective": "worst"},
+            {"optimal_total": float(total)},
+        ])
+        obj["provenance"] = claims
     elif kind == "stats":
         stats = obj["stats"]
         field = rng.choice(["secrets", "total", "max_guesses", "histogram"])
@@ -337,7 +362,7 @@ def test_every_mutation_is_rejected(spec, count, tmp_path, capsys):
         if expect is None:
             expect = 0 if naive_valid(json.loads(data)) else 1
             still_valid += expect == 0
-        elif expect == 1:
+        elif expect == 1 and kind != "claim":
             assert not naive_valid(json.loads(data)), kind
         path.write_bytes(data)
         rc, out, err = run_cli(capsys, "verify", str(path))
@@ -451,6 +476,57 @@ def test_show_marks_problems():
     obj = file_obj(game, first_consistent(game))
     del obj["root"]["next"]["1A1B"]
     obj["root"]["next"]["0A1B"] = {"guess": "123"}
+    in_hint_order(obj["root"])
     lines = outline(T.tree_from_bytes(file_bytes(obj)), 1)
     assert "  1A1B   6  (no branch)" in lines
     assert "  0A1B   0  -> 123  (dead branch: no secret gets here)" in lines
+
+
+# -- several files, standard input, show's verdict -----------------------------------------------------------
+
+
+def _three(tmp_path):
+    game = resolve_game("bc:3:4")
+    good = file_obj(game, first_consistent(game))
+    bad = copy.deepcopy(good)
+    bad["provenance"] = {"optimal_total": good["stats"]["total"] - 1}
+    paths = {"good": tmp_path / "good.json", "bad": tmp_path / "bad.json", "junk": tmp_path / "junk.json"}
+    paths["good"].write_bytes(file_bytes(good))
+    paths["bad"].write_bytes(file_bytes(bad))
+    paths["junk"].write_bytes(b"{not json")
+    return paths
+
+
+def test_verify_several_files_summarises(tmp_path, capsys):
+    p = _three(tmp_path)
+    rc, out, err = run_cli(capsys, "verify", str(p["good"]), str(p["bad"]))
+    assert rc == 1
+    assert f"{p['good']}: valid tree" in out and out.rstrip().endswith("2 files: 1 valid, 1 invalid")
+    assert f"treegen: {p['bad']} is not a valid tree: at the root: provenance claim optimal_total" in err
+    rc, out, err = run_cli(capsys, "verify", str(p["good"]), str(p["junk"]), str(p["bad"]))
+    assert rc == 2
+    assert out.rstrip().endswith("3 files: 1 valid, 1 invalid, 1 unreadable")
+    assert err.count("\n") == 2 and f"{p['junk']} is not a tree file" in err
+    rc, out, err = run_cli(capsys, "verify", str(p["good"]), str(p["good"]))
+    assert rc == 0 and out.rstrip().endswith("2 files: 2 valid")
+
+
+def test_verify_and_show_read_standard_input(tmp_path):
+    p = _three(tmp_path)
+    data = p["good"].read_bytes()
+    for command in (["verify", "-"], ["show", "-", "--depth", "1"]):
+        res = subprocess.run([sys.executable, "-m", "treegen.cli", *command], input=data, capture_output=True, timeout=60)
+        assert res.returncode == 0, res.stderr
+        assert b"verified yes" in res.stdout or b"<stdin>: valid tree" in res.stdout
+    res = subprocess.run([sys.executable, "-m", "treegen.cli", "verify", "-", "-"], input=data, capture_output=True, timeout=60)
+    assert res.returncode == 2 and b"standard input ('-') can be read only once" in res.stderr
+
+
+def test_show_says_when_a_file_does_not_verify(tmp_path, capsys):
+    p = _three(tmp_path)
+    rc, out, err = run_cli(capsys, "show", str(p["good"]))
+    assert rc == 0 and "verified yes" in out and err == ""
+    rc, out, err = run_cli(capsys, "show", str(p["bad"]))
+    assert rc == 1
+    assert "verified NO: at the root: provenance claim optimal_total" in out
+    assert err.startswith(f"treegen: {p['bad']} does not verify: ") and err.count("\n") == 1

@@ -12,7 +12,8 @@ from .rules import (
     parse_code,
     parse_hint,
     resolve_game,
-    score,
+    score_codes,
+    score_symbols,
 )
 
 __version__ = "0.1.0"
@@ -23,15 +24,15 @@ _LAZY = {
     "Node": "tree",
     "Stats": "tree",
     "TreeError": "tree",
-    "make_tree": "tree",
     "load_tree": "tree",
     "save_tree": "tree",
-    "compute_stats": "tree",
     "next_guess": "tree",
+    "make_tree": "verify",
+    "compute_stats": "verify",
     "verify_tree": "verify",
     # these two import numpy and numba on first use
     "build_tree": "strategies",
-    "solve_game": "search",
+    "solve_game": "coordinator",
 }
 
 
@@ -54,8 +55,9 @@ __all__ = [
     "parse_code",
     "parse_hint",
     "resolve_game",
-    "score",
-    # strategy trees (treegen.tree, treegen.verify)
+    "score_codes",
+    "score_symbols",
+    # strategy trees (treegen.tree; checked and made by treegen.verify)
     "Tree",
     "Node",
     "Stats",
@@ -66,7 +68,7 @@ __all__ = [
     "compute_stats",
     "next_guess",
     "verify_tree",
-    # heuristic and optimal trees (treegen.strategies, treegen.search)
+    # heuristic and optimal trees (treegen.strategies, treegen.coordinator)
     "build_tree",
     "solve_game",
 ]

@@ -1,20 +1,34 @@
 """The ``treegen`` command line: games, hints, candidates, trees, heuristics and exact search.
 
-Heavy modules (numpy, numba) are imported inside the commands that need them, so that ``play``,
-``verify`` and ``show`` start instantly. Every error a user can cause is a one-line message and exit 2.
+This layer parses arguments, handles signals and prints; the library returns values. Heavy modules
+(numpy, numba) are imported inside the commands that need them, so that ``play``, ``verify`` and
+``show`` start instantly. Exit statuses are the same for every command (``EXIT_STATUSES``): every error a
+user can cause is a one-line message and exit 2, and no traceback reaches a user.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
+from . import __version__
 from .rules import DEFAULT_GAME, PRESETS, TreegenError, resolve_game
 
-EXIT_USAGE = 2
+EXIT_OK, EXIT_FALSE, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_SIGINT, EXIT_SIGTERM = 130, 143
+
+EXIT_STATUSES = """exit status:
+  0    success
+  1    the tree is invalid, or what was asked is proved impossible
+  2    bad input (a malformed argument, file or hint; an output that cannot be written)
+  3    internal error (a bug: please report it)
+  130  interrupted (Ctrl-C); 143: terminated (SIGTERM)
+"""
 
 EPILOG = """\
 examples:
+  treegen solve && treegen verify bulls-cows-optimal-average.json
   treegen games
   treegen hint 5346 5234                      # -> 1A2B
   treegen hint --game numbers-baseball 5382 3092
@@ -103,10 +117,84 @@ def _tree_game(args):
     return resolve_game(args.game) if args.game else None
 
 
-def cmd_verify(args) -> int:
-    from . import verify
+def _load(path: str, game):
+    """A tree file, or standard input for ``-``."""
+    from .tree import TreeError, load_tree, tree_from_bytes
 
-    return verify.run(args.file, args.max_guesses, _tree_game(args))
+    if path == "-":
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as exc:
+            raise TreeError(f"cannot read standard input: {exc.strerror or exc}") from None
+        return tree_from_bytes(data, "<stdin>", game)
+    return load_tree(path, game)
+
+
+def cmd_verify(args) -> int:
+    from .report import describe_tree, format_stats
+    from .tree import InvalidTree, TreeError
+    from .verify import verify_tree
+
+    if args.max_guesses is not None and args.max_guesses < 1:
+        raise TreegenError(f"--max-guesses must be at least 1, not {args.max_guesses}")
+    if args.file.count("-") > 1:
+        raise TreegenError("standard input ('-') can be read only once")
+    game = _tree_game(args)
+    within = f" within {args.max_guesses}" if args.max_guesses is not None else ""
+    worst = EXIT_OK
+    tally = {"valid": 0, "invalid": 0, "unreadable": 0}
+    for k, path in enumerate(args.file):
+        name = "<stdin>" if path == "-" else path
+        if k:
+            print()
+        try:
+            tree = _load(path, game)
+        except TreeError as exc:
+            if len(args.file) == 1:
+                raise
+            print(f"treegen: error: {exc}", file=sys.stderr)
+            tally["unreadable"] += 1
+            worst = EXIT_USAGE
+            continue
+        try:
+            stats = verify_tree(tree, args.max_guesses)
+        except InvalidTree as exc:
+            print(f"treegen: {name} is not a valid tree: {exc}", file=sys.stderr)
+            tally["invalid"] += 1
+            worst = max(worst, EXIT_FALSE)
+            continue
+        tally["valid"] += 1
+        print(f"{name}: valid tree, every secret solved{within}")
+        print(describe_tree(tree))
+        print(format_stats(stats))
+    if len(args.file) > 1:
+        print(f"\n{len(args.file)} files: " + ", ".join(f"{n} {what}" for what, n in tally.items() if n))
+    return worst
+
+
+def cmd_show(args) -> int:
+    from .report import describe_tree, format_stats, outline
+    from .tree import InvalidTree
+    from .verify import verify_tree
+
+    if args.depth < 0:
+        raise TreegenError(f"--depth must be 0 or more, not {args.depth}")
+    tree = _load(args.file, _tree_game(args))
+    print(describe_tree(tree))
+    try:
+        verify_tree(tree)
+        problem = None
+    except InvalidTree as exc:
+        problem = str(exc)
+    print("verified " + ("yes: every secret is solved and every stored figure is true" if problem is None
+                         else f"NO: {problem}"))
+    print(format_stats(tree.stats))
+    print()
+    print("\n".join(outline(tree, args.depth)))
+    if problem is not None:
+        print(f"treegen: {args.file} does not verify: {problem}", file=sys.stderr)
+        return EXIT_FALSE
+    return EXIT_OK
 
 
 def cmd_play(args) -> int:
@@ -121,12 +209,6 @@ def cmd_play(args) -> int:
     from . import play
 
     return play.run(args)
-
-
-def cmd_show(args) -> int:
-    from . import verify
-
-    return verify.show(args.file, args.depth, _tree_game(args))
 
 
 def _add_tree_game(p: argparse.ArgumentParser) -> None:
@@ -148,15 +230,17 @@ def _progress_bar(total: int, desc: str):
 
 def cmd_build(args) -> int:
     from .feedback import parse_memory, table_fits
+    from .files import output_file
+    from .report import format_stats
     from .strategies import build_tree, default_output, format_scored, get_strategy
     from .tree import save_tree
-    from .verify import format_stats
 
     game = resolve_game(args.game)
     name = get_strategy(args.strategy).name
-    out = args.output or default_output(game, name)
+    out = args.output if args.output is not None else default_output(game, name)
+    output_file(out, "tree file")
     memory = parse_memory(args.memory) if args.memory is not None else None
-    if not table_fits(game, memory):
+    if get_strategy(name).kind == "scored" and not table_fits(game, memory):
         print(f"{game.name}: feedback table over the memory budget; scoring on the fly", file=sys.stderr)
     with _progress_bar(game.size, name) as bar:
         built = build_tree(
@@ -241,44 +325,51 @@ def cmd_eval(args) -> int:
 # -- exact search: solve --------------------------------------------------------------------------
 
 
-def _nested_to_node(game, nested):
-    from .rules import format_code, format_hint
-    from .tree import Node
+def _stderr_line(bar):
+    """Print one line on stderr without breaking a progress bar's line."""
 
-    guess, children = nested
-    kids = {format_hint(game, h): _nested_to_node(game, c) for h, c in children}
-    return Node.build(format_code(game, guess), kids or None)
+    def say(message: str) -> None:
+        if bar is not None:
+            bar.write(f"treegen: {message}", file=sys.stderr)
+        else:
+            print(f"treegen: {message}", file=sys.stderr)
+
+    return say
 
 
 def cmd_solve(args) -> int:
-    import os
+    import signal
     import time
+    from concurrent.futures.process import BrokenProcessPool
 
-    from . import __version__
-    from .search import Infeasible, Options, solve_game
-    from .tree import make_tree, save_tree
-    from .verify import format_stats
+    from .coordinator import Infeasible, SearchBug, check_memory, plan_workers, solve_game, strategy_name
+    from .files import output_file, output_folder
+    from .report import format_stats
+    from .search import Options
+    from .tree import save_tree
 
     game = resolve_game(args.game)
     if args.max_guesses is not None and args.max_guesses < 1:
         raise TreegenError(f"--max-guesses must be at least 1, not {args.max_guesses}")
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise TreegenError(f"--workers must be at least 1, not {workers}")
-    if args.objective == "worst":
-        strategy = "optimal-worst"
-    elif args.max_guesses is not None:
-        strategy = f"optimal-average-max{args.max_guesses}"
+    asked = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if asked < 1:
+        raise TreegenError(f"--workers must be at least 1, not {asked}")
+    objective = args.objective
+    strategy = strategy_name(objective, args.max_guesses, args.consistent_only)
+    out = args.output if args.output is not None else f"{game.name.replace(':', '-')}-{strategy}.json"
+    # Everything that can be refused is refused before the search starts.
+    output_file(out, "tree file")
+    check_memory(game)
+    if args.checkpoint is not None and output_folder(args.checkpoint):
+        print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)
+    if args.address is not None and args.executor != "ray":
+        raise TreegenError("--address applies only with --executor ray")
+    if args.executor == "ray":
+        workers = asked
     else:
-        strategy = "optimal-average"
-    out = args.output or f"{game.name.replace(':', '-')}-{strategy}.json"
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        raise TreegenError(f"cannot write {out}: folder {folder} does not exist")
-    if os.path.isdir(out):
-        raise TreegenError(f"cannot write {out}: it is a folder; give a file name with -o")
-    if args.checkpoint and os.path.exists(args.checkpoint) and not os.path.isdir(args.checkpoint):
-        raise TreegenError(f"--checkpoint {args.checkpoint} is a file; give a folder (it is created if missing)")
+        workers, note = plan_workers(game, asked)
+        if note and args.workers is not None:  # said only to whoever asked for a number of workers
+            print(f"treegen: {note}", file=sys.stderr)
     options = Options(
         symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
         memo=not args.no_memo, two_phase=not args.no_two_phase,
@@ -297,62 +388,60 @@ def cmd_solve(args) -> int:
             bar.set_postfix_str(note, refresh=False)
         bar.update(done - bar.n)
 
-    import signal
-    from concurrent.futures.process import BrokenProcessPool
+    def timings() -> dict:
+        return {"seconds": round(time.perf_counter() - start, 2), "workers": workers}
+
+    signals: list[int] = []
 
     def terminate(signum, frame):
+        signals.append(signum)
         raise KeyboardInterrupt  # stop the workers and leave as after Ctrl-C
 
     signal.signal(signal.SIGTERM, terminate)
+    failure: BaseException | None = None
     try:
-        result = solve_game(
-            game, args.objective, args.max_guesses, workers, args.checkpoint,
-            progress if bar is not None else None, options,
+        tree = solve_game(
+            game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
+            options, warn=_stderr_line(bar), timings=timings if args.timings else None,
+            consistent_only=args.consistent_only, executor=args.executor, address=args.address,
         )
-    except (Infeasible, KeyboardInterrupt, BrokenProcessPool) as exc:
-        failure: BaseException | None = exc
-    else:
-        failure = None
+    except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
+        failure = exc
     finally:
         if bar is not None:
             bar.close()  # before any message, which would otherwise trail the bar's line
     if isinstance(failure, Infeasible):
         print(f"treegen: {failure}", file=sys.stderr)
-        return 1
+        return EXIT_FALSE
+    if isinstance(failure, SearchBug):
+        print(f"treegen: internal error: {failure}; no tree written (please report it)", file=sys.stderr)
+        return EXIT_INTERNAL
     if isinstance(failure, KeyboardInterrupt):
         again = f" (run it again with --checkpoint {args.checkpoint} to resume)" if args.checkpoint else ""
-        print(f"treegen: interrupted; no tree written{again}", file=sys.stderr)
-        return 130
+        what = "terminated" if signals else "interrupted"
+        print(f"treegen: {what}; no tree written{again}", file=sys.stderr)
+        return EXIT_SIGTERM if signals else EXIT_SIGINT
     if isinstance(failure, BrokenProcessPool):
-        print("treegen: error: a worker process died (out of memory?); no tree written", file=sys.stderr)
-        return 1
+        print("treegen: internal error: a worker process died (out of memory?); no tree written", file=sys.stderr)
+        return EXIT_INTERNAL
     seconds = time.perf_counter() - start
-    provenance = {
-        "objective": result.objective,
-        "max_guesses": result.cap,
-        "optimal_total": result.total,
-        "lower_bound": result.total,
-    }
-    if result.worst is not None:
-        provenance["worst_case"] = result.worst
-        provenance["impossible_within"] = result.worst - 1
-    provenance["nodes"] = result.nodes
-    provenance["treegen"] = __version__
-    if args.timings:
-        provenance["seconds"] = round(seconds, 2)
-        provenance["workers"] = workers
-    tree = make_tree(game, strategy, _nested_to_node(game, result.tree), provenance)
     save_tree(tree, out)
-    what = {"average": "least total", "worst": "least worst case, then least total"}[result.objective]
-    cap = f" within {result.cap} guesses" if result.cap is not None else ""
-    print(f"{strategy} for {game.name} ({what}{cap}): wrote {out}")
-    if result.worst is not None:
-        print(f"proved   every secret within {result.worst} guesses; within {result.worst - 1} is impossible")
-    print(f"proved   optimal total {result.total} (lower bound {result.total})")
+    prov = tree.provenance
+    what = {"average": "least total", "worst": "least worst case, then least total",
+            "crush": "least worst case, then fewest secrets at it, then least total"}[objective]
+    if args.consistent_only:
+        what += ", every guess a possible secret"
+    cap = f" within {prov['max_guesses']} guesses" if prov["max_guesses"] is not None else ""
+    print(f"{tree.strategy} for {game.name} ({what}{cap}): wrote {out}")
+    if "worst_case" in prov:
+        print(f"proved   every secret within {prov['worst_case']} guesses; within {prov['impossible_within']} is impossible")
+    if "at_worst" in prov:
+        print(f"proved   {prov['at_worst']} secrets need all {prov['worst_case']} guesses, and no tree has fewer")
+    print(f"proved   optimal total {prov['optimal_total']} (lower bound {prov['lower_bound']})")
     print(format_stats(tree.stats))
-    print(f"nodes    {result.nodes}")
+    print(f"nodes    {prov['nodes']}")
     print(f"time     {seconds:.2f} s with {workers} worker{'s' if workers != 1 else ''}")
-    return 0
+    return EXIT_OK
 
 
 def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
@@ -389,15 +478,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="treegen",
         description="Optimal and heuristic strategy trees for Bulls and Cows, Mastermind and their variants.",
-        epilog=EPILOG,
+        epilog=EPILOG + "\n" + EXIT_STATUSES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"treegen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     def command(name: str, func, help: str, epilog: str) -> argparse.ArgumentParser:
         p = sub.add_parser(
-            name, help=help, description=help, epilog="examples:\n" + epilog,
+            name, help=help, description=help, epilog="examples:\n" + epilog + "\n" + EXIT_STATUSES,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         p.set_defaults(func=func)
@@ -427,12 +517,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(
         "verify", cmd_verify,
-        "check that a tree file solves every secret of its game; print its stats (exit 1: invalid tree)",
+        "check that tree files solve every secret of their game and that every figure they claim is true",
         "  treegen verify bc.json                  # stats table, exit 0 if valid\n"
         "  treegen verify bc.json --max-guesses 7  # also require every secret solved within 7 guesses\n"
-        "  treegen verify --game mastermind mm.json\n",
+        "  treegen verify --game mastermind mm.json\n"
+        "  treegen verify trees/*.json             # several files, then a summary\n"
+        "  cat bc.json | treegen verify -          # standard input\n",
     )
-    p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md)")
+    p.add_argument("file", metavar="FILE", nargs="+", help="tree files (docs/tree-format.md); - reads standard input")
     p.add_argument("--max-guesses", type=int, default=None, metavar="N", help="fail if a secret needs more than N guesses")
     _add_tree_game(p)
 
@@ -453,11 +545,12 @@ def build_parser() -> argparse.ArgumentParser:
                       "strategy (games of up to 200000 codes); games of up to 10 positions")
 
     p = command(
-        "show", cmd_show, "print a tree file's stats and its first levels as an outline",
+        "show", cmd_show, "print a tree file's stats, whether it verifies, and its first levels as an outline",
         "  treegen show bc.json             # stats, then each hint of the first 2 levels: class size, next guess\n"
-        "  treegen show bc.json --depth 1   # the first guess: each hint and the size of its class\n",
+        "  treegen show bc.json --depth 1   # the first guess: each hint and the size of its class\n"
+        "  cat bc.json | treegen show -     # standard input\n",
     )
-    p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md)")
+    p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md); - reads standard input")
     p.add_argument("--depth", "-d", type=int, default=2, metavar="D", help="levels of guesses to show (default 2)")
     _add_tree_game(p)
 
@@ -502,19 +595,32 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen solve --game mastermind                      # least total: 5625\n"
         "  treegen solve --game mastermind --max-guesses 5      # least total within 5 guesses: 5626\n"
         "  treegen solve --game mastermind --objective worst    # 5 guesses, 4 impossible\n"
-        "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n",
+        "  treegen solve --game mastermind --objective crush    # 5 guesses, then fewest secrets needing 5\n"
+        "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
+        "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
+        "  treegen solve --executor ray --address auto       # on a Ray cluster (ray start --head, then workers)\n",
     )
     _add_game(p)
-    p.add_argument("--objective", choices=("average", "worst"), default="average",
-                   help="average: least total guesses; worst: least maximum, then least total (default average)")
+    p.add_argument("--objective", choices=("average", "worst", "crush"), default="average",
+                   help="average: least total guesses; worst: least maximum, then least total; crush: least "
+                   "maximum, then fewest secrets needing it, then least total (default average)")
     p.add_argument("--max-guesses", type=int, default=None, metavar="N",
                    help="every secret must be solved within N guesses (exit 1 with a proof if impossible)")
     p.add_argument("-o", "--output", default=None, metavar="FILE",
-                   help="where to write the tree (default GAME-optimal-OBJECTIVE.json)")
+                   help="where to write the tree (default GAME-optimal-OBJECTIVE.json); a symlink is written "
+                   "through to its target")
     p.add_argument("--workers", type=int, default=None, metavar="K",
-                   help="worker processes (default: every core); the output is the same for any K")
+                   help="worker processes (default and most: every core); the output is the same for any K")
+    p.add_argument("--executor", choices=("processes", "ray"), default="processes",
+                   help="where subproblems run: local worker processes (default) or Ray (pip install -e '.[ray]')")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="with --executor ray: 'auto' joins this machine's Ray cluster (ray start), or a Ray "
+                   "address; without it a local Ray of --workers CPUs starts on loopback")
     p.add_argument("--checkpoint", default=None, metavar="DIR",
-                   help="record finished subproblems in DIR; a rerun with the same DIR resumes")
+                   help="record finished subproblems in DIR (created if its parent exists); a rerun with the "
+                   "same DIR resumes; a DIR of another search is refused")
+    p.add_argument("--consistent-only", "--hard", action="store_true",
+                   help="hard mode: every guess must be a secret still possible")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--timings", action="store_true",
                    help="also record seconds and workers in the file (the bytes then differ run to run)")
@@ -524,21 +630,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _flush_stdout() -> int | None:
+    """Flush standard output inside main's handlers rather than at exit, where a failure would print
+    Python's own message: None when all is well, else the exit status after a one-line message."""
+    try:
+        sys.stdout.flush()
+        return None
+    except BrokenPipeError:
+        status = None  # output piped into `head` and closed early: not an error of ours
+    except OSError as exc:
+        print(f"treegen: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        status = EXIT_USAGE
+    try:  # leave nothing for the interpreter's own flush at exit to fail on
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
     except TreegenError as exc:
         print(f"treegen: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        status = EXIT_USAGE
     except KeyboardInterrupt:
         print("", file=sys.stderr)
-        return 130
+        status = EXIT_SIGINT
     except BrokenPipeError:
-        # Output piped into `head` and closed early: not an error of ours.
-        sys.stderr.close()
-        return 0
+        status = EXIT_OK
+    except RecursionError:
+        print("treegen: error: the input is nested too deeply to process", file=sys.stderr)
+        status = EXIT_USAGE
+    except Exception as exc:  # a bug: one line for the user, the traceback only on request
+        if os.environ.get("TREEGEN_DEBUG"):
+            raise
+        print(f"treegen: internal error: {type(exc).__name__}: {exc} (please report it; "
+              "TREEGEN_DEBUG=1 shows the traceback)", file=sys.stderr)
+        status = EXIT_INTERNAL
+    flushed = _flush_stdout()
+    return status if flushed is None else flushed
 
 
 if __name__ == "__main__":

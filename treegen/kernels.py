@@ -1,13 +1,28 @@
 """Hot loops over code and hint arrays, compiled by numba: scoring, partition counts and lookahead bounds.
 
-Every function here is pure: arrays in, arrays or scalars out, with explicit dtypes. Orchestration lives
-in the domain modules. ``cache=True`` keeps compiled code on disk so only the first run pays for it.
+Functions take arrays and return arrays or scalars, with explicit dtypes, and are pure except those
+marked **mutates** in their docstrings, which write into arrays they are given (the memo's hash table,
+scratch words, counters): ``least_bound``, ``memo_put``, ``memo_rehash``, ``class_bound`` and
+``next_open_guess``. Orchestration lives in the domain modules. ``cache=True`` keeps compiled code on
+disk so only the first run pays for it.
+
+Why one file: numba's disk cache keys a function on its own file's timestamp, not on the files of the
+functions it calls, so a kernel that called a helper from another module could keep running a stale
+compiled copy of that helper after an edit. Kept in one file, any edit recompiles every kernel.
+
+Sentinels (one of each, used everywhere): ``INF`` is the cost of a set that no tree solves within the
+depth left; it is large enough that sums of a few costs never overflow int64. ``NO_BOUND`` (> INF) is the
+identity of ``min`` over bounds: "no guess was refuted, so no bound was found". It never leaves the
+search: callers clamp with ``min(bound, INF)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+INF = np.int64(1) << 40
+NO_BOUND = np.int64(1) << 62
 
 # -- scoring ---------------------------------------------------------------------------------------
 
@@ -517,7 +532,7 @@ def pick_guess(scores, guesses, secrets, eligible, last_possible, tol):
 @njit(cache=True)
 def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
     """The guesses whose lookahead bound is below ``beta``, best first, with their bounds, and the
-    least bound among the others (``beta``-or-more; INF-like 2**62 when there is none).
+    least bound among the others (``beta``-or-more; NO_BOUND when there is none).
 
     Order: lowest bound, then a guess that is itself a possible secret (it may win at once), then the
     lowest code; with ``ordering`` False only the last two keys count (ablation). Sorting only the
@@ -525,7 +540,7 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
     """
     bounds, w0, w1, w2, packed = _lookahead(table, guesses, secrets, nh, win, lbtab)
     ng = guesses.shape[0]
-    rest = np.int64(1) << 62
+    rest = NO_BOUND
     m = 0
     for k in range(ng):
         if bounds[k] < beta:
@@ -610,6 +625,7 @@ MASK_MAX = 64
 @njit(cache=True)
 def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
+    **Mutates** the scratch words ``w0``, ``w1``.
 
     Specialised for games of at most 16 hints and sets of at most 255 secrets (callers check), with
     scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is the search's
@@ -763,7 +779,6 @@ def member_splits(table, secrets, nslots):
 #   state  int64[2]: entries used, pool used
 #   zob    int64: a random 62-bit number per code; a set's hash is their sum (with its key depth)
 
-INF = np.int64(1) << 40  # an infeasible cost; large enough that sums of a few never overflow int64
 MEMO_HASH, MEMO_DEPTH, MEMO_OFF, MEMO_LEN, MEMO_VALUE, MEMO_BEST = 0, 1, 2, 3, 4, 5
 STAT_NODES, STAT_HITS, STAT_SCANS = 0, 1, 2
 
@@ -802,7 +817,7 @@ def memo_find(slots, ent, pool, zob, secrets, keydepth):
 @njit(cache=True)
 def memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, best):
     """Record (value, best) for ``secrets`` at ``keydepth``, replacing what was there. Needs room for
-    one entry and len(secrets) pool places."""
+    one entry and len(secrets) pool places. **Mutates** the memo arrays."""
     e, i = memo_find(slots, ent, pool, zob, secrets, keydepth)
     if e < 0:
         e = state[0]
@@ -823,7 +838,7 @@ def memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, best):
 
 @njit(cache=True)
 def memo_rehash(slots, ent, count):
-    """Fill empty ``slots`` (all -1) with the first ``count`` entries."""
+    """Fill empty ``slots`` (all -1) with the first ``count`` entries. **Mutates** ``slots``."""
     mask = slots.shape[0] - 1
     for e in range(count):
         i = ent[e, MEMO_HASH] & mask
@@ -844,7 +859,8 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
     """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching: the
     memoised value or bound if there is one, else the least one-step lookahead bound over every code
     as the guess (each guess costs at least its lookahead bound, so the best one does too), which is
-    memoised. Needs memo room for one entry and len(secrets) pool places."""
+    memoised. Needs memo room for one entry and len(secrets) pool places. **Mutates** the memo arrays,
+    the scratch words and ``stats``."""
     n = secrets.shape[0]
     if n <= 2 or lb[depth, n] >= INF:
         return lb[depth, n]
@@ -872,7 +888,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
         value = least_bound(table, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
     else:
         # Big sets or many hints: rare (near the root, or big games), so plain counts will do.
-        value = np.int64(1) << 62
+        value = NO_BOUND
         counts = np.zeros(nh, dtype=np.int64)
         for g in range(table.shape[0]):
             value = min(value, _guess_bound(table[g], secrets, nh, win, lbtab, counts))
@@ -881,9 +897,10 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
 
 
 @njit(cache=True)
-def next_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim,
-               lookahead, ordering, two_phase, slots, ent, pool, state, zob, w0, w1, stats):
+def next_open_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim,
+                    lookahead, ordering, two_phase, scan_all, slots, ent, pool, state, zob, w0, w1, stats):
     """The search's loop over the guesses of one set, up to the next guess that needs a search.
+    **Mutates** the memo arrays, the scratch words and ``stats``.
 
     ``guesses`` come best-first with their lookahead ``bounds`` (ordered_guesses). From ``start``,
     each guess g is bounded more tightly without searching: its big classes (three or more secrets;
@@ -897,13 +914,15 @@ def next_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, 
     - status 1: no guess from ``start`` on gets below beta.
     - status 2: the memo may run out of room; grow it and call again from ``idx``.
 
-    ``least`` is the least bound >= beta among the guesses refuted in this call (2**62 if none).
-    ``capped``: the depth is part of memo keys (it matters only under a cap on guesses).
+    ``least`` is the least bound >= beta among the guesses refuted in this call (NO_BOUND if none).
+    ``capped``: the depth is part of memo keys (it matters only under a cap on guesses). ``scan_all``:
+    raise every big class, even past beta (the parallel coordinator's accounting: it counts those scans
+    in the node figures that shipped files record; the values and the tree are the same either way).
     """
     n = secrets.shape[0]
     classes_lb = lb[depth - 1]
     ckey = depth - 1 if capped else 0
-    least = np.int64(1) << 62
+    least = NO_BOUND
     empty_big = np.empty(0, dtype=np.int64)
     none = secrets[:0].copy()
     no_starts = np.zeros(nh + 1, dtype=np.int64)
@@ -941,7 +960,7 @@ def next_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, 
                     total += ent[e, MEMO_VALUE] - base[j]
                     base[j] = ent[e, MEMO_VALUE]
                     known[j] = True
-            if total < beta:
+            if total < beta or scan_all:
                 for j in range(big.shape[0]):
                     if known[j]:
                         continue
@@ -950,7 +969,7 @@ def next_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, 
                                         tlim, t2lim, slots, ent, pool, state, zob, w0, w1, stats)
                     total += value - base[j]
                     base[j] = value
-                    if total >= beta:
+                    if total >= beta and not scan_all:
                         break
             if total >= beta:
                 least = min(least, total)

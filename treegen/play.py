@@ -19,7 +19,7 @@ from .rules import (
     format_hint_native,
     parse_code,
     parse_hint,
-    score,
+    score_symbols,
 )
 from .tree import NotInTree, Tree, TreeError, next_guess
 
@@ -38,7 +38,7 @@ def solve(tree: Tree, secret: str) -> list[tuple[str, str]]:
             guess = game.codes[parse_code(game, node.guess)]
         except CodeError:
             raise TreeError(f"the tree's guess {node.guess!r} is not a legal code; check the file with treegen verify") from None
-        hint = format_hint(game, score(game, guess, target))
+        hint = format_hint(game, score_symbols(game, guess, target))
         moves.append((node.guess, hint))
         if guess == target:
             return moves
@@ -109,7 +109,7 @@ def play_guesser(tree: Tree) -> int:
                 guess = game.codes[parse_code(game, node.guess)]
             except CodeError:
                 raise TreeError(f"the tree's guess {node.guess!r} is not a legal code; check the file with treegen verify") from None
-            still = [s for s in alive if score(game, guess, s) == hint]
+            still = [s for s in alive if score_symbols(game, guess, s) == hint]
             if not still:
                 given = ", ".join(said + [f"{node.guess}={key}"])
                 print(f"no secret of {game.name} gives these hints: {given}; type the hint for {node.guess} again")
@@ -163,7 +163,7 @@ def play_host(tree: Tree, seed: int | None = None) -> int:
             print(exc)
             continue
         guess = format_code(game, code)
-        hint = format_hint(game, score(game, game.codes[code], target))
+        hint = format_hint(game, score_symbols(game, game.codes[code], target))
         history.append((guess, hint))
         print(f"{guess}  {_hint_text(game, hint)}")
         if code == secret:

@@ -22,6 +22,11 @@ MAX_POSITIONS = 10
 TABLE_MAX_POSITIONS = 8
 MAX_CODES = 200_000
 
+Code = int
+"""A code of a game: the index of its symbol tuple in ``Game.codes`` (text only via parse/format_code)."""
+Hint = int
+"""A hint: ``bulls * (positions + 1) + cows`` (text only via parse/format_hint)."""
+
 
 class TreegenError(ValueError):
     """Base class of every error that treegen reports to a human."""
@@ -282,8 +287,8 @@ def format_code(game: Game, code: int) -> str:
     return "".join(game.alphabet[s] for s in game.codes[code])
 
 
-def score(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -> int:
-    """The hint for ``guess`` against ``secret``, both symbol tuples.
+def score_symbols(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -> Hint:
+    """The hint for ``guess`` against ``secret``, both symbol tuples (``game.codes[code]``).
 
     Bulls are positions that agree; cows are the common symbols counted with multiplicity
     (min of the two counts), minus the bulls.
@@ -293,8 +298,9 @@ def score(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -> int:
     return bulls * (game.positions + 1) + common - bulls
 
 
-def score_codes(game: Game, guess: int, secret: int) -> int:
-    return score(game, game.codes[guess], game.codes[secret])
+def score_codes(game: Game, guess: Code, secret: Code) -> Hint:
+    """The hint for the code ``guess`` against the code ``secret``."""
+    return score_symbols(game, game.codes[guess], game.codes[secret])
 
 
 # -- hints ---------------------------------------------------------------------------------------

@@ -154,7 +154,7 @@ def build_tree(
     is possible, so ties go to the last such possible code, else to the lowest code.
 
     ``progress(k)`` is called as k more secrets get their last guess. With ``check`` the tree is
-    replayed by ``tree.make_tree`` (pure Python, slower than the build); without, its stats are the
+    replayed by ``verify.make_tree`` (pure Python, slower than the build); without, its stats are the
     ones counted while building. Raises :class:`StrategyError` for options that do not fit and
     ``rules.CodeError`` for a bad ``first``.
     """
@@ -162,7 +162,8 @@ def build_tree(
     from .feedback import CODE_DTYPE, code_digits, feedback_table, table_fits
     from .livescore import LiveCodes
     from .symmetry import canonical_guesses, fresh_symbol_guesses
-    from .tree import Node, Stats, Tree, make_tree
+    from .tree import Node, Stats, Tree
+    from .verify import make_tree
 
     start = time.perf_counter()
     strat = get_strategy(strategy)

@@ -1,12 +1,14 @@
 """Strategy trees: the immutable node structure, the JSON file format, and walking a tree.
 
 Standard library and orjson only (never numpy/numba), so that ``play``, ``verify`` and ``show`` start
-instantly. The file format is documented in ``docs/tree-format.md``.
+instantly. The file format is documented in ``docs/tree-format.md``. Imports run one way:
+``rules`` -> ``tree`` -> ``verify`` (the checks, ``make_tree``) -> builders and the command line.
 
 Building a tree (for strategy and search code)::
 
     from treegen.rules import resolve_game
-    from treegen.tree import Node, make_tree, save_tree
+    from treegen.tree import Node, save_tree
+    from treegen.verify import make_tree
 
     game = resolve_game("bc:2:3")                 # secrets 01 02 10 12 20 21
     root = Node.build("01", {                     # 01 itself gets 2A0B: no branch for it
@@ -19,21 +21,24 @@ Building a tree (for strategy and search code)::
     tree.stats                                    # Stats(secrets=6, total=13, max_guesses=3, histogram=(0, 1, 3, 2))
 
 Guesses are code strings as ``rules.format_code`` writes them; hint keys are canonical ``xAyB`` strings
-(``rules.format_hint``). ``make_tree`` plays every secret through the tree, computes the stats and raises
-``InvalidTree`` (a ``TreeError``) naming the path of the first problem.
+(``rules.format_hint``). ``verify.make_tree`` plays every secret through the tree, computes the stats and
+raises ``InvalidTree`` (a ``TreeError``) naming the path of the first problem.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from .rules import Game, GameError, TreegenError, game_from_dict, game_to_dict
+from .files import write_atomic
+from .rules import Code, CodeError, Game, GameError, Hint, TreegenError, format_code, format_hint, game_from_dict
+from .rules import game_to_dict, parse_code, score_symbols
 
 FORMAT = "treegen-tree"
 VERSION = 1
@@ -125,6 +130,19 @@ class Node:
             return {"guess": self.guess}
         return {"guess": self.guess, "next": {k: n.to_obj() for k, n in self.next}}
 
+    @classmethod
+    def from_wire(cls, game: Game, wire: Wire) -> Node:
+        """The node of a tree in wire form (see :data:`Wire`), with codes and hints as strings."""
+        guess, children = wire
+        kids = {format_hint(game, h): cls.from_wire(game, c) for h, c in children}
+        return cls.build(format_code(game, guess), kids or None)
+
+
+Wire = list
+"""A tree in the form search workers and checkpoints exchange: ``[guess, [[hint, child], ...]]`` with
+code ints and game hint ints, children in rising hint order; ``[guess, []]`` when ``guess`` is the last
+secret. Plain lists of ints, so that it pickles and serialises as JSON as it is."""
+
 
 @dataclass(frozen=True, slots=True)
 class Stats:
@@ -164,7 +182,7 @@ class Stats:
 class Tree:
     """A strategy tree for ``game``: how it was made, how well it plays, and its root node.
 
-    Make one with :func:`make_tree` (computes and checks the stats) or :func:`load_tree`. ``provenance``
+    Make one with :func:`verify.make_tree` (computes and checks the stats) or :func:`load_tree`. ``provenance``
     is an optional free-form JSON-able dict from the builder (parameters, timings, versions), or None.
     """
 
@@ -173,34 +191,6 @@ class Tree:
     root: Node
     stats: Stats
     provenance: Mapping[str, Any] | None = field(default=None, hash=False)
-
-
-# -- building ------------------------------------------------------------------------------------
-
-
-def compute_stats(game: Game, root: Node) -> Stats:
-    """Play every secret of ``game`` through the tree from ``root`` and return the stats.
-
-    Scores with ``rules.score``. Raises :class:`InvalidTree` (naming the path) at the first problem:
-    an illegal or non-canonical guess, a secret with no branch for its hint, a dead or impossible
-    branch, a non-canonical hint key, or ``next`` on a node whose guess is the last secret.
-    """
-    from .verify import check_root
-
-    return check_root(game, root)
-
-
-def make_tree(game: Game, strategy: str, root: Node, provenance: Mapping[str, Any] | None = None) -> Tree:
-    """A checked tree with computed stats; raises :class:`InvalidTree` if it does not solve ``game``.
-
-    ``strategy`` says how the tree was made, e.g. ``"optimal-average"`` or ``"heuristic:entropy"``;
-    ``provenance`` is written to the file as given (it must be JSON-serialisable by orjson).
-    """
-    if not isinstance(strategy, str):
-        raise TypeError(f"strategy must be a string, not {strategy!r}")
-    if provenance is not None and not isinstance(provenance, Mapping):
-        raise TypeError(f"provenance must be a dict or None, not {type(provenance).__name__}")
-    return Tree(game, strategy, root, compute_stats(game, root), provenance)
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -229,32 +219,11 @@ def tree_to_bytes(tree: Tree) -> bytes:
 
 
 def save_tree(tree: Tree, path: str | os.PathLike) -> None:
-    """Write ``tree`` to ``path`` atomically: a temporary file in the same directory, then a rename.
-
-    On any error no partial file is left behind and an existing file at ``path`` is untouched.
-    """
-    data = tree_to_bytes(tree)
-    path = os.fspath(path)
-    directory, name = os.path.split(path)
-    tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except OSError as exc:
-        raise TreeError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise TreeError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
+    """Write ``tree`` to ``path`` atomically (``files.write_atomic``): a temporary file in the same
+    folder, then a rename. On any error no partial file is left behind and an existing file at ``path``
+    is untouched; the error is a ``files.OutputError`` (or a :class:`TreeError` if the tree cannot be
+    written as JSON)."""
+    write_atomic(os.fspath(path), tree_to_bytes(tree), "tree file")
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -277,11 +246,44 @@ def load_tree(path: str | os.PathLike, game: Game | None = None) -> Tree:
     return tree_from_bytes(data, path, game)
 
 
+class _Strict(ValueError):
+    """A JSON text that parses but breaks the format's rules (duplicate keys, NaN or Infinity)."""
+
+
+def _no_duplicates(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _Strict(f"duplicate key {dup!r} in one object")
+    return obj
+
+
+def _no_constant(text: str):
+    raise _Strict(f"{text} is not JSON")
+
+
+def _parse_json(data: bytes):
+    """Parse strictly: the stdlib parser with hooks (orjson silently keeps the last of duplicate keys)."""
+    text = data.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+
+
 def tree_from_bytes(data: bytes, source: str = "<bytes>", game: Game | None = None) -> Tree:
-    """Parse the contents of a tree file (see :func:`load_tree`); ``source`` names it in messages."""
+    """Parse the contents of a tree file (see :func:`load_tree`); ``source`` names it in messages.
+
+    Strict about the documented format: duplicate keys, non-integer numbers (``2.0``) where integers
+    belong, unknown node keys, ``next`` keys out of order and an empty game name are refused, each with a
+    message that names it. Unknown top-level keys are ignored (later versions may add some); provenance
+    is free-form (its figures are checked by ``verify``).
+    """
     try:
-        obj = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
+        obj = _parse_json(data)
+    except _Strict as exc:
+        raise TreeError(f"{source} is not a valid tree file: {exc}") from None
+    except RecursionError:
+        raise TreeError(f"{source}: the tree is too deep to read") from None
+    except ValueError as exc:
         why = "it is empty" if not data.strip() else f"invalid JSON ({str(exc).splitlines()[0]})"
         raise TreeError(f"{source} is not a tree file: {why}; a tree file is {_ACCEPTED}") from None
     if not isinstance(obj, dict) or "format" not in obj:
@@ -322,6 +324,12 @@ def _read_game(d: Any, source: str) -> Game:
     accepted = 'a "game" object with name, positions, alphabet and repeats (see `treegen games`)'
     if not isinstance(d, dict):
         raise TreeError(f"{source}: 'game' must be {accepted}, not {d!r}")
+    if not isinstance(d.get("name"), str) or not d["name"].strip():
+        raise TreeError(f"{source}: the game's name must be a non-empty string, not {d.get('name')!r}")
+    for key, kind, what in (("positions", int, "an integer"), ("alphabet", str, "a string"), ("repeats", bool, "a boolean")):
+        value = d.get(key)
+        if key in d and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            raise TreeError(f"{source}: unknown game: its {key} is {value!r}, not {what}")
     try:
         game = game_from_dict(d)
     except GameError as exc:
@@ -335,16 +343,19 @@ def _read_game(d: Any, source: str) -> Game:
 
 def _read_stats(d: Any, source: str) -> Stats:
     accepted = "an object with integer secrets, total, max_guesses and a histogram list of integers"
-    try:
-        vals = [d["secrets"], d["total"], d["max_guesses"]]
-        hist = d["histogram"]
-        if not isinstance(hist, list):
-            raise TypeError
-        vals += hist
-        if any(not isinstance(v, int) or isinstance(v, bool) for v in vals):
-            raise TypeError
-    except (KeyError, TypeError):
-        raise TreeError(f"{source}: 'stats' must be {accepted}") from None
+    if not isinstance(d, dict):
+        raise TreeError(f"{source}: 'stats' must be {accepted}")
+    for key in ("secrets", "total", "max_guesses", "histogram"):
+        if key not in d:
+            raise TreeError(f"{source}: 'stats' lacks {key!r}; 'stats' must be {accepted}")
+    hist = d["histogram"]
+    if not isinstance(hist, list):
+        raise TreeError(f"{source}: 'stats' histogram is {hist!r}, not a list; 'stats' must be {accepted}")
+    for name, value in [("secrets", d["secrets"]), ("total", d["total"]), ("max_guesses", d["max_guesses"])] + [
+        (f"histogram[{k}]", v) for k, v in enumerate(hist)
+    ]:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TreeError(f"{source}: 'stats' {name} is {value!r}, not an integer; 'stats' must be {accepted}")
     return Stats(d["secrets"], d["total"], d["max_guesses"], tuple(hist))
 
 
@@ -352,11 +363,17 @@ class _BadNode(Exception):
     pass
 
 
+_NODE_KEYS = frozenset(("guess", "next"))
+
+
 def _read_node(obj: Any, path: tuple[str, ...] = ()) -> Node:
     where = f" at {' '.join(path)}" if path else " at the root"
     if not isinstance(obj, dict) or not isinstance(obj.get("guess"), str):
         raise _BadNode(f'the node{where} is not an object {{"guess": CODE, "next": {{HINT: node, ...}}}}')
     guess = obj["guess"]
+    unknown = sorted(set(obj) - _NODE_KEYS)
+    if unknown:
+        raise _BadNode(f"the node{where} has unknown key {unknown[0]!r}; a node has only 'guess' and 'next'")
     if "next" not in obj:
         return Node(guess)
     nxt = obj["next"]
@@ -364,12 +381,81 @@ def _read_node(obj: Any, path: tuple[str, ...] = ()) -> Node:
         raise _BadNode(
             f"'next'{where} must be a non-empty object mapping hints to nodes (leave it out after the last guess)"
         )
+    # Canonical keys must come in hint order; other keys are the checker's to name (not canonical).
+    keys = [k for k in nxt if _HINT_KEY.fullmatch(k)]
+    order = sorted(keys, key=hint_key_order)
+    if keys != order:
+        k = next(i for i, (a, b) in enumerate(zip(keys, order)) if a != b)
+        raise _BadNode(
+            f"'next' keys{where} are out of order: {keys[k]} comes before {order[k]}; "
+            "write them by hint, bulls then cows (0A0B, 0A1B, ..., 1A0B, ...)"
+        )
     kids = [(key, _read_node(child, path + (guess, key))) for key, child in nxt.items()]
-    kids.sort(key=lambda kv: hint_key_order(kv[0]))
+    kids.sort(key=lambda kv: hint_key_order(kv[0]))  # moves only non-canonical keys (to the end)
     return Node(guess, tuple(kids))
 
 
 # -- walking -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """A node reached by :func:`walk`, with the secrets that reach it grouped by their hint.
+
+    ``path`` is the guesses and hints from the root to the node, ``depth`` the number of the node's guess
+    (1 at the root). ``code`` is the guess as a code int, or None when the guess is not a legal code
+    written canonically (then ``groups`` is empty). ``groups`` maps each hint that some secret reaching
+    the node gives to those secrets (symbol tuples, in code order), the all-bulls hint included.
+    """
+
+    node: Node
+    path: tuple[str, ...]
+    depth: int
+    code: Code | None
+    groups: dict[Hint, list]
+
+
+def _legal_code(game: Game, text: str) -> Code | None:
+    try:
+        code = parse_code(game, text)
+    except CodeError:
+        return None
+    return code if format_code(game, code) == text else None
+
+
+def walk(game: Game, root: Node, max_depth: int | None = None) -> Iterator[Visit]:
+    """Every node of the tree, depth first with branches in hint order, as :class:`Visit` records.
+
+    The one walk that partitions secrets: the checker (``verify``) and the outline (``report``) both read
+    it. A branch is followed when its key is a canonical hint that some secret reaching the node gives;
+    other branches (malformed, dead) are for the reader to judge. ``max_depth`` stops below that depth.
+    The consumer may stop at any time (a generator).
+    """
+    stack = [(root, list(game.codes), 1, ())]
+    while stack:
+        node, secrets, depth, path = stack.pop()
+        code = _legal_code(game, node.guess)
+        groups: dict[Hint, list] = {}
+        if code is not None:
+            g = game.codes[code]
+            for s in secrets:
+                h = score_symbols(game, g, s)
+                if h in groups:
+                    groups[h].append(s)
+                else:
+                    groups[h] = [s]
+        yield Visit(node, path, depth, code, groups)
+        if max_depth is not None and depth >= max_depth:
+            continue
+        below = []
+        for key, child in node.next:
+            m = _HINT_KEY.fullmatch(key)
+            if m is None or int(m.group(1)) + int(m.group(2)) > game.positions:
+                continue  # not a hint of this game (and game.hint would alias it to another)
+            h = game.hint(int(m.group(1)), int(m.group(2)))
+            if h in groups and h != game.win_hint:
+                below.append((child, groups[h], depth + 1, path + (node.guess, key)))
+        stack.extend(reversed(below))
 
 
 def _canonical_hint(game: Game, text: str) -> str:

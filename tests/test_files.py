@@ -1,0 +1,121 @@
+"""Outputs: refused before any work when they cannot or must not be written, written atomically, and
+through symlinks; the same wording from every command. Runs as any user: no real device is touched
+(a FIFO of our own stands for every special file)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from clitools import run_main
+
+from treegen import coordinator, files
+from treegen.files import OutputError
+
+
+@pytest.fixture
+def places(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    (tmp_path / "link.json").symlink_to(target)
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "nowhere.json")
+    (tmp_path / "plain").write_text("a file, not a folder")
+    return tmp_path
+
+
+@pytest.mark.parametrize("name,why", [
+    ("fifo", "it is a named pipe, not a regular file"),
+    ("folder", "it is a folder, not a regular file"),
+    ("dangling.json", "it is a symlink to"),
+    ("plain/t.json", "is not a folder"),
+    ("missing/t.json", "does not exist"),
+])
+def test_output_file_refusals(places, name, why):
+    with pytest.raises(OutputError, match=why):
+        files.output_file(str(places / name), "tree file")
+
+
+def test_empty_paths_are_errors():
+    with pytest.raises(OutputError, match="path is empty"):
+        files.output_file("")
+    with pytest.raises(OutputError, match="path is empty"):
+        files.output_folder("")
+
+
+def test_symlinks_are_written_through(places):
+    link = places / "link.json"
+    assert files.output_file(str(link)) == str(places / "target.json")
+    files.write_atomic(str(link), b"new\n")
+    assert link.is_symlink() and (places / "target.json").read_text() == "new\n"
+    assert sorted(p.name for p in places.iterdir()) == ["dangling.json", "fifo", "folder", "link.json", "plain", "target.json"]
+
+
+def test_output_folder_creates_only_the_last_component(places):
+    assert files.output_folder(str(places / "new")) is True
+    assert files.output_folder(str(places / "new")) is False
+    with pytest.raises(OutputError, match="its parent .* does not exist"):
+        files.output_folder(str(places / "deep" / "er"))
+    assert not (places / "deep").exists()
+    with pytest.raises(OutputError, match="it is a named pipe, not a folder"):
+        files.output_folder(str(places / "fifo"))
+    with pytest.raises(OutputError, match="it is a regular file|not a folder"):
+        files.output_folder(str(places / "plain"))
+
+
+# -- the commands refuse before any work -------------------------------------------------------------
+
+
+@pytest.fixture
+def no_search(monkeypatch):
+    """A solve that reaches the search fails the test: every refusal must come first."""
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the search started before the output was checked")
+
+    monkeypatch.setattr(coordinator, "solve_game", boom)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-o", "{fifo}"], "cannot write tree file {fifo}: it is a named pipe, not a regular file"),
+    (["-o", "{folder}"], "cannot write tree file {folder}: it is a folder, not a regular file"),
+    (["-o", ""], "the tree file path is empty; give a file name"),
+    (["-o", "{plain}/t.json"], "is not a folder"),
+    (["--checkpoint", ""], "the checkpoint folder path is empty; give a folder name"),
+    (["--checkpoint", "{plain}"], "cannot use checkpoint folder {plain}: it is not a regular file, not a folder"),
+    (["--checkpoint", "{fifo}"], "cannot use checkpoint folder {fifo}: it is a named pipe, not a folder"),
+    (["--checkpoint", "{tmp}/a/b/c"], "cannot create checkpoint folder {tmp}/a/b/c: its parent {tmp}/a/b does not exist"),
+])
+def test_solve_refuses_outputs_before_searching(places, no_search, capsys, args, message):
+    fill = {"fifo": places / "fifo", "folder": places / "folder", "plain": places / "plain", "tmp": places}
+    argv = [a.format(**fill) for a in args]
+    if "-o" not in argv:
+        argv += ["-o", str(places / "out.json")]
+    before = sorted(p.name for p in places.iterdir())
+    status, out, err = run_main(capsys, "solve", "--game", "mm:4:8", "-q", *argv)
+    assert status == 2, (out, err)
+    assert err.startswith("treegen: error: ") and message.format(**fill) in err, err
+    assert err.count("\n") == 1 and out == ""
+    assert sorted(p.name for p in places.iterdir()) == before
+
+
+def test_checkpoint_folder_creation_is_said(tmp_path, capsys):
+    status, out, err = run_main(capsys, "solve", "--game", "bc:2:4", "-q", "--checkpoint", str(tmp_path / "ck"),
+                                "-o", str(tmp_path / "t.json"))
+    assert status == 0, err
+    assert f"created checkpoint folder {tmp_path / 'ck'}" in err
+
+
+def test_solve_writes_through_a_symlink(places, capsys):
+    status, out, err = run_main(capsys, "solve", "--game", "bc:2:4", "-q", "-o", str(places / "link.json"))
+    assert status == 0, err
+    assert (places / "link.json").is_symlink()
+    assert (places / "target.json").read_bytes().startswith(b'{"format":"treegen-tree"')
+
+
+def test_build_refuses_special_outputs_too(places, capsys):
+    status, out, err = run_main(capsys, "build", "--game", "bc:2:4", "--strategy", "minimax", "-o", str(places / "fifo"))
+    assert status == 2 and "it is a named pipe, not a regular file" in err and err.count("\n") == 1, err

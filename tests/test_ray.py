@@ -1,0 +1,59 @@
+"""The search on Ray: a real local Ray (2 CPUs, on loopback, no dashboard) gives the same bytes as local
+worker processes. Skipped only when ray is not installed (the README's test command installs it)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from clitools import run_main
+
+from treegen import coordinator
+from treegen.rules import resolve_game
+from treegen.tree import tree_to_bytes
+
+ray = pytest.importorskip("ray", reason="ray is not installed: pip install -e '.[ray]'")
+
+pytestmark = pytest.mark.ray
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             _node_ip_address="127.0.0.1")
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.parametrize("spec,objective", [("mm:4:7", "average"), ("mm:3:4", "worst")])
+def test_ray_gives_the_same_bytes_as_processes(local_ray, monkeypatch, tmp_path, spec, objective):
+    game = resolve_game(spec)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)  # real worker processes for the reference
+    processes = coordinator.solve_game(game, objective, workers=2)
+    on_ray = coordinator.solve_game(game, objective, workers=2, executor="ray", checkpoint=str(tmp_path / "ck"))
+    assert tree_to_bytes(on_ray) == tree_to_bytes(processes)
+    # the driver wrote the checkpoints: a rerun from the folder gives the same bytes again
+    again = coordinator.solve_game(game, objective, workers=2, executor="ray", checkpoint=str(tmp_path / "ck"))
+    assert tree_to_bytes(again) == tree_to_bytes(processes)
+
+
+def test_the_command_on_ray(local_ray, tmp_path, capsys):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert run_main(capsys, "solve", "--game", "bc:3:6", "-q", "-o", str(a))[0] == 0
+    status, out, err = run_main(capsys, "solve", "--game", "bc:3:6", "-q", "--executor", "ray", "-o", str(b))
+    assert status == 0, err
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_address_needs_the_ray_executor(capsys, tmp_path):
+    status, out, err = run_main(capsys, "solve", "--game", "bc:2:4", "--address", "auto", "-o", str(tmp_path / "t.json"))
+    assert status == 2 and err == "treegen: error: --address applies only with --executor ray\n"
+
+
+def test_without_ray_the_executor_says_how_to_install_it(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails as if it were not installed
+    status, out, err = run_main(capsys, "solve", "--game", "bc:2:4", "--executor", "ray", "-q", "-o", str(tmp_path / "t.json"))
+    assert status == 2
+    assert err == ("treegen: error: --executor ray needs Ray, which is not installed: "
+                   "pip install -e '.[ray]' (or pip install ray)\n")
+    assert not (tmp_path / "t.json").exists()

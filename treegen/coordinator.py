@@ -1,0 +1,711 @@
+"""Running a whole search: objectives, parallel subproblems on an executor, checkpoints, the final check.
+
+The tree's top is searched by coordinators in the main process, and every other subproblem (a class
+with its beta) is a task for an executor: inline (this process), local worker processes, or a cluster.
+The schedule never depends on the executor, the number of workers or timing: a coordinator takes its
+guesses in waves (the best-first guess, then every other guess still below the best total), and each
+task's beta is fixed when its wave starts. Each task runs with a fresh memo, so its answer and its node
+count are functions of its inputs alone. The chosen guess is always the first, in best-first order, of
+least cost, so the tree is the same for any executor.
+
+A coordinator's node is the solver's node (``Solver.scan``, then ``Solver.next_open`` per guess), with
+the classes of each open guess searched as subproblems instead of recursively.
+
+Before a tree is returned it is replayed over every secret (``verify.make_tree``) and its total and
+worst case are compared with what the search proved; a mismatch is a ``SearchBug``, never a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from functools import cache
+from typing import Literal, Protocol
+
+import numpy as np
+
+from . import __version__, kernels
+from .checkpoint import CheckpointStore
+from .rules import Code, Game, TreegenError
+from .search import INF, UNCAPPED, Options, SearchTables, Solver, search_tables, small_tree
+from .tree import Node, Tree, Wire
+from .verify import make_tree
+
+Objective = Literal["average", "worst", "crush"]
+OBJECTIVES: tuple[Objective, ...] = ("average", "worst", "crush")
+
+# Games this small are searched in one process whatever the workers: the whole search takes about as
+# long as starting a worker. The output is the same either way.
+INLINE_MAX_CODES = 2000
+
+
+class Infeasible(Exception):
+    """No strategy solves every secret within the cap (a proven fact, not a usage error)."""
+
+
+class SearchBug(Exception):
+    """The tree the search built does not achieve what the search proved: a bug, never a result."""
+
+
+class TableTooLarge(TreegenError):
+    """A game whose hint table does not fit in memory."""
+
+
+# -- what a subproblem returns ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a subproblem's search found: the exact ``value`` with its optimal ``tree`` (wire form) when
+    ``exact``, else a lower bound >= the beta it was given (``tree`` None). ``nodes``: the work done."""
+
+    value: int
+    exact: bool
+    nodes: int
+    tree: Wire | None = None
+
+    def to_obj(self) -> dict:
+        return {"value": self.value, "exact": self.exact, "nodes": self.nodes, "tree": self.tree}
+
+    @classmethod
+    def from_obj(cls, d: dict) -> Outcome:
+        return cls(d["value"], d["exact"], d["nodes"], d["tree"])
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def wire_cost(t: SearchTables, secrets: np.ndarray, wire, depth: int, extra: int = 0) -> int | None:
+    """The cost of ``wire`` over ``secrets`` within ``depth`` guesses (its total, plus ``extra`` for each
+    secret solved with the last of them), or None when it is not a complete, well-formed tree for them
+    (a check independent of how the tree was found)."""
+    if not (isinstance(wire, list) and len(wire) == 2 and _is_int(wire[0]) and isinstance(wire[1], list)):
+        return None
+    g, children = wire
+    n = secrets.shape[0]
+    if depth < 1 or not 0 <= g < t.table.shape[0] or n == 0:
+        return None
+    members, starts = kernels.split_by_hint(t.table, g, secrets, t.nh)
+    classes = {int(t.hints[h]): members[starts[h] : starts[h + 1]]
+               for h in range(t.nh) if h != t.win and starts[h + 1] > starts[h]}
+    if len(children) != len(classes):
+        return None
+    total = n + (extra if depth == 1 and starts[t.win + 1] > starts[t.win] else 0)
+    for child in children:
+        if not (isinstance(child, list) and len(child) == 2 and _is_int(child[0]) and child[0] in classes):
+            return None
+        cost = wire_cost(t, classes.pop(child[0]), child[1], depth - 1, extra)
+        if cost is None:
+            return None
+        total += cost
+    return total
+
+
+# -- executors --------------------------------------------------------------------------------------------
+
+
+class Executor(Protocol):
+    """Where subproblem tasks run. ``submit`` returns a future of ``fn(*args)``; ``close`` stops every
+    task at once (queued ones are cancelled, running ones ended); ``processes`` is how many processes
+    do the work (for messages)."""
+
+    processes: int
+
+    def submit(self, fn, *args) -> Future: ...
+
+    def close(self) -> None: ...
+
+
+class InlineExecutor:
+    """Each task runs at once in this process (one worker: no processes needed)."""
+
+    processes = 1
+
+    def submit(self, fn, *args) -> Future:
+        fut: Future = Future()
+        try:
+            fut.set_result(fn(*args))
+        except BaseException as exc:  # handed to whoever waits on the future
+            fut.set_exception(exc)
+        return fut
+
+    def close(self) -> None:
+        pass
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit this worker soon after its parent dies, even by SIGKILL (it is then re-parented)."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    """A worker leaves Ctrl-C to the main process, which stops it itself, and dies with its parent."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="treegen-parent-watch").start()
+
+
+class ProcessExecutor:
+    """Tasks on ``workers`` local worker processes (spawned: they start clean and load the numba cache)."""
+
+    def __init__(self, workers: int) -> None:
+        self.processes = workers
+        self.pool = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+
+    def submit(self, fn, *args) -> Future:
+        return self.pool.submit(fn, *args)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        # Running tasks do not stop for shutdown(): end the workers, which are this process's only
+        # multiprocessing children, so that waiting coordinators wake up at once.
+        for proc in multiprocessing.active_children():
+            proc.terminate()
+        # Then wait for the pool's own thread to see them gone (on Python 3.11 an exit that races it
+        # can print "Bad file descriptor" tracebacks).
+        self.pool.shutdown(wait=True)
+
+
+class RayExecutor:
+    """Tasks on a Ray cluster: ``address`` None starts a local one of ``workers`` CPUs on loopback,
+    ``"auto"`` joins the cluster this machine belongs to (``ray start``), any other value is a Ray address.
+
+    Results come back to this process (the driver), which alone writes checkpoints, so a killed driver
+    resumes from its folder like any other run. Every node must have the same treegen installed.
+    """
+
+    def __init__(self, workers: int, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise TreegenError(
+                "--executor ray needs Ray, which is not installed: pip install -e '.[ray]' (or pip install ray)"
+            ) from None
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
+            try:
+                if address is None:
+                    ray.init(num_cpus=workers, _node_ip_address="127.0.0.1", **options)
+                else:
+                    ray.init(address=address, **options)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                where = "a local Ray" if address is None else f"the Ray cluster at {address}"
+                raise TreegenError(f"cannot start or join {where}: {exc}".splitlines()[0]) from None
+        self.processes = max(1, int(ray.cluster_resources().get("CPU", workers)))
+        self.remote = ray.remote(num_cpus=1, max_retries=0)(_run_task)
+        self.refs: list = []
+
+    def submit(self, fn, *args) -> Future:
+        assert fn is _run_task, "the Ray executor runs search tasks only"
+        ref = self.remote.remote(*args)
+        self.refs.append(ref)
+        return ref.future()
+
+    def close(self) -> None:
+        for ref in self.refs:
+            try:
+                self.ray.cancel(ref, force=True)
+            except Exception:  # already finished, or the cluster is gone: nothing left to stop
+                pass
+        self.refs = []
+        if self.started:
+            self.ray.shutdown()
+
+
+# -- tasks ----------------------------------------------------------------------------------------------------
+
+
+@cache
+def _worker_solver(game: Game, cap: int | None, options: Options, hard: bool, extra: int) -> Solver:
+    return Solver.with_options(game, cap, options, hard, extra)
+
+
+def _run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: int, secrets: np.ndarray, beta: int,
+              history: tuple[Code, ...], depth: int) -> Outcome:
+    """One subproblem, on an executor: solve it from a fresh memo and return its value and tree."""
+    solver = _worker_solver(game, cap, options, hard, extra)
+    solver.reset()
+    value = solver.solve(secrets, beta, history, depth)
+    exact = value < beta
+    tree = solver.tree(secrets, depth, history) if exact else None
+    counts = solver.counts
+    solver.reset()
+    return Outcome(value, exact, counts.nodes + counts.bound_scans, tree)
+
+
+class _Done:
+    """A finished result that answers ``result()`` like a future."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
+class Progress:
+    """Counts of subproblems for a progress display: ``callback(done, total, note)``."""
+
+    def __init__(self, callback: Callable[[int, int, str], None] | None) -> None:
+        self.callback = callback
+        self.done = 0
+        self.total = 0
+        self.note = ""
+        self.lock = threading.Lock()
+
+    def add(self, k: int = 1) -> None:
+        with self.lock:
+            self.total += k
+            self._emit()
+
+    def finish(self, k: int = 1) -> None:
+        with self.lock:
+            self.done += k
+            self._emit()
+
+    def say(self, note: str) -> None:
+        with self.lock:
+            self.note = note
+            self._emit()
+
+    def _emit(self) -> None:
+        if self.callback is not None:
+            self.callback(self.done, self.total, self.note)
+
+
+# -- the coordinator ------------------------------------------------------------------------------------------
+
+
+class Coordinator:
+    """One search of one game: the coordinators of the tree's top, an executor for the rest, and the
+    checkpoint store (None: no checkpoints)."""
+
+    def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, extra: int, executor: Executor,
+                 store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None]) -> None:
+        self.game = game
+        self.cap = cap
+        self.options = options
+        self.hard = hard
+        self.extra = extra
+        self.executor = executor
+        self.store = store
+        self.progress = progress
+        self.warn = warn
+        self.tables = search_tables(game, extra)
+        # Coordinators and chains only wait on tasks or on each other downwards, never on a sibling, so
+        # a generous thread pool cannot deadlock. Inline, everything runs on the caller's thread.
+        self.threads = ThreadPoolExecutor(256, thread_name_prefix="treegen-coordinator") if executor.processes > 1 else None
+        self.nodes = 0
+        self.nodes_lock = threading.Lock()
+        # Classes this big, just below the root, are coordinated too, so their work spreads over workers.
+        self.split_min = max(600, game.size // 8)
+
+    def close(self) -> None:
+        """Stop everything at once (after an interrupt or an error too)."""
+        self.executor.close()
+        if self.threads is not None:
+            self.threads.shutdown(wait=False, cancel_futures=True)
+
+    def count(self, nodes: int) -> None:
+        with self.nodes_lock:
+            self.nodes += nodes
+
+    # -- tasks and their checkpoints ------------------------------------------------------------------------
+    @staticmethod
+    def _task_key(secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int) -> dict:
+        return {"secrets": hashlib.sha256(secrets.tobytes()).hexdigest(), "n": int(secrets.shape[0]),
+                "beta": beta, "history": list(history), "depth": depth}
+
+    def _checker(self, secrets: np.ndarray, beta: int, depth: int) -> Callable[[dict], str | None]:
+        """What a stored outcome must satisfy: the right shape, exact exactly when below beta, and an
+        exact value that is the total of the tree stored with it."""
+
+        def check(d) -> str | None:
+            if not (isinstance(d, dict) and _is_int(d.get("value")) and isinstance(d.get("exact"), bool)
+                    and _is_int(d.get("nodes"))):
+                return "malformed outcome (value, exact and nodes must be an int, a bool and an int)"
+            value = d["value"]
+            if not 0 <= value <= INF or d["nodes"] < 0:
+                return f"value {value} or nodes {d['nodes']} out of range"
+            if d["exact"] != (value < beta):
+                return f"it says exact={d['exact']} for value {value} under beta {beta}"
+            if d["exact"]:
+                cost = wire_cost(self.tables, secrets, d.get("tree"), depth, self.extra)
+                if cost is None:
+                    return "its tree does not solve the subproblem's secrets"
+                if cost != value:
+                    return f"it claims value {value} but its tree costs {cost}"
+            elif d.get("tree") is not None:
+                return "a bound with a tree"
+            return None
+
+        return check
+
+    def task(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int) -> Future:
+        self.progress.add()
+        key = self._task_key(secrets, beta, history, depth) if self.store else None
+        if self.store is not None:
+            stored = self.store.load(key, self._checker(secrets, beta, depth))
+            if stored is not None:
+                fut: Future = Future()
+                fut.set_result(Outcome.from_obj(stored))
+                self._done(fut, None)
+                return fut
+        inner = self.executor.submit(_run_task, self.game, self.cap, self.options, self.hard, self.extra, secrets,
+                                     beta, history, depth)
+        # Whoever waits sees the outcome only once its nodes are counted and its checkpoint is on disk.
+        outer: Future = Future()
+        inner.add_done_callback(lambda f: self._settle(f, key, outer))
+        return outer
+
+    def _settle(self, fut: Future, key: dict | None, outer: Future) -> None:
+        try:
+            self._done(fut, key, outer)
+        except BaseException as exc:  # never leave a waiter hanging
+            if not outer.done():
+                outer.set_exception(exc)
+
+    def _done(self, fut: Future, key: dict | None, outer: Future | None = None) -> None:
+        if fut.cancelled():
+            if outer is not None:
+                outer.cancel()
+            return
+        if fut.exception() is not None:
+            if outer is not None:
+                outer.set_exception(fut.exception())
+            return
+        outcome = fut.result()
+        self.count(outcome.nodes)
+        if key is not None and self.store is not None:
+            try:
+                self.store.save(key, outcome.to_obj())
+            except TreegenError as exc:
+                # A checkpoint only saves time: losing one entry must not lose the search.
+                self.warn(f"{exc}; going on without that checkpoint entry")
+        self.progress.finish()
+        if outer is not None:
+            outer.set_result(outcome)
+
+    # -- coordinators ---------------------------------------------------------------------------------------------
+    def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int):
+        """The outcome of ``secrets`` with ``beta`` (a future): a task, or a coordinator for big sets
+        near the root."""
+        n = secrets.shape[0]
+        if n <= 2:
+            lb = int(self.tables.bounds.lb[depth, n])
+            if lb >= INF:
+                return _Done(Outcome(INF, False, 0))
+            exact = lb < beta
+            return _Done(Outcome(lb, exact, 0, small_tree(self.tables, secrets) if exact else None))
+        if level == 0 or (level == 1 and n >= self.split_min):
+            return self._spawn(self.coordinate, secrets, beta, history, depth, level)
+        return self.task(secrets, beta, history, depth)
+
+    def coordinate(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int) -> Outcome:
+        """``Solver.solve`` at one node, with the classes of its guesses searched as parallel subproblems.
+
+        Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
+        """
+        solver = Solver.with_options(self.game, self.cap, self.options, self.hard, self.extra)
+        scan = solver.scan(secrets, beta, history, depth)
+        best: tuple[Code, Wire] | None = None
+        start = 0
+        while start < scan.guesses.shape[0]:
+            # A wave: the first open guess alone while no total is known, then all the rest, each with
+            # the beta of the wave's start (so that the schedule does not depend on timing).
+            wave_beta = beta
+            jobs = []
+            while (step := solver.next_open(scan, start, wave_beta, scan_all=True)) is not None:
+                classes = list(step.classes())
+                total = step.total
+                g = step.guess
+                # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
+                if best is None:
+                    # The best-first guess: likely the best, so every class is needed exactly. All at once.
+                    futures = [
+                        (h, base, self.subproblem(cls, wave_beta - (total - base), history + (g,), depth - 1, level + 1))
+                        for h, cls, base in classes
+                    ]
+                    job = _Done(self._gather(total, futures))
+                else:
+                    # The others mostly fail: search their classes one by one, the largest first, so a
+                    # failure stops at the first class that shows it; the guesses run side by side.
+                    job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
+                jobs.append((g, step.members, step.starts, job))
+                start = step.index + 1
+                if best is None:
+                    break
+            else:
+                start = scan.guesses.shape[0]
+            counts = solver.take_counts()
+            self.count(counts.bound_scans + counts.nodes)
+            for g, members, starts, job in jobs:
+                total, subtrees = job.result()
+                if subtrees is not None and total < beta:
+                    beta = total
+                    best = (g, self._children(g, members, starts, subtrees))
+                    if level == 0:
+                        self.progress.say(self._best_note(beta))
+                else:
+                    scan.least = min(scan.least, total)
+        if best is None:
+            return Outcome(min(scan.least, INF), False, 0)
+        return Outcome(beta, True, 0, [best[0], best[1]])
+
+    def _best_note(self, cost: int) -> str:
+        if not self.extra:
+            return f"best total {cost}"
+        at_cap, total = divmod(cost, self.extra)
+        return f"best: {at_cap} at {self.cap} guesses, total {total}"
+
+    @staticmethod
+    def _gather(total: int, futures) -> tuple[int, dict | None]:
+        """A guess's total from its classes' outcomes, with their trees if all are exact."""
+        subtrees: dict | None = {}
+        for h, base, fut in futures:
+            outcome = fut.result()
+            total += outcome.value - base
+            if not outcome.exact:
+                subtrees = None
+            elif subtrees is not None:
+                subtrees[h] = outcome.tree
+        return total, subtrees
+
+    def _chain(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None]:
+        """A guess's classes searched in turn: (total, trees) if the guess costs less than beta,
+        else (a lower bound >= beta, None) from the first class that shows it."""
+        subtrees = {}
+        for h, cls, base in classes:
+            outcome = self.subproblem(cls, beta - (total - base), history, depth, level).result()
+            total += outcome.value - base
+            if not outcome.exact:
+                return total, None
+            subtrees[h] = outcome.tree
+        return total, subtrees
+
+    def _spawn(self, fn, *args):
+        """Run a coordinating function on a thread of its own (inline without worker processes)."""
+        if self.threads is None:
+            return _Done(fn(*args))
+        return self.threads.submit(fn, *args)
+
+    def _children(self, g: Code, members: np.ndarray, starts: np.ndarray, subtrees: dict) -> list:
+        t = self.tables
+        out = []
+        for h in range(t.nh):
+            size = int(starts[h + 1] - starts[h])
+            if h == t.win or size == 0:
+                continue
+            child = subtrees[h] if h in subtrees else small_tree(t, members[starts[h] : starts[h + 1]])
+            out.append([int(t.hints[h]), child])
+        return out
+
+
+# -- the whole game ---------------------------------------------------------------------------------------------
+
+
+def table_bytes(game: Game) -> int:
+    """Memory the search's hint tables take: the game's table and its dense copy, a byte per pair."""
+    return 2 * game.size * game.size
+
+
+def memory_budget() -> int:
+    """Half the machine's memory (what a search may take for its tables without risking the OOM killer)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError):
+        return 4 << 30
+
+
+def check_memory(game: Game) -> None:
+    """Refuse up front a game whose hint tables would not fit (never an OOM kill or a MemoryError)."""
+    need, have = table_bytes(game), memory_budget()
+    if need > have:
+        raise TableTooLarge(
+            f"{game.name} has {game.size} codes: its hint tables need {need / 2**30:.1f} GiB, more than the "
+            f"{have / 2**30:.1f} GiB (half this machine's memory) a search may use; exact search accepts games "
+            f"of up to about {int((have / 2) ** 0.5)} codes here"
+        )
+
+
+def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
+    """The worker processes a search of ``game`` will use when asked for ``workers``, and a note for
+    the user when that differs (more than the cores, or a game too small to split)."""
+    cores = os.cpu_count() or 1
+    if game.size <= INLINE_MAX_CODES and workers > 1:
+        return 1, f"{game.name} is small ({game.size} codes): searching it in one process"
+    if workers > cores:
+        return cores, f"--workers {workers} is more than the {cores} cores here: using {cores}"
+    return workers, None
+
+
+EXECUTORS = ("processes", "ray")
+
+
+def make_executor(kind: str, workers: int, address: str | None = None) -> Executor:
+    """The executor named ``kind``: ``processes`` (local worker processes; inline for one worker) or
+    ``ray`` (a local Ray of ``workers`` CPUs, or the cluster at ``address``, ``auto`` for this machine's)."""
+    if kind == "ray":
+        return RayExecutor(workers, address)
+    if kind != "processes":
+        raise TreegenError(f"unknown executor {kind!r}; use one of {', '.join(EXECUTORS)}")
+    if address is not None:
+        raise TreegenError("--address applies only with --executor ray")
+    return ProcessExecutor(workers) if workers > 1 else InlineExecutor()
+
+
+def solve_game(
+    game: Game,
+    objective: Objective = "average",
+    max_guesses: int | None = None,
+    workers: int = 1,
+    checkpoint: str | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    options: Options = Options(),
+    warn: Callable[[str], None] | None = None,
+    timings: Callable[[], dict] | None = None,
+    consistent_only: bool = False,
+    executor: str = "processes",
+    address: str | None = None,
+) -> Tree:
+    """The optimal tree of ``game`` for ``objective``, checked, with its proof figures in provenance.
+
+    - ``average``: least total guesses over all secrets, within ``max_guesses`` if given.
+    - ``worst``: least maximum number of guesses (proving one fewer impossible), then least total within
+      it; a ``max_guesses`` below that maximum is Infeasible.
+    - ``crush``: least maximum N as for ``worst``, then the fewest secrets that need all N guesses, then
+      the least total. One search does both: each secret solved with the N-th guess costs ``N * size + 1``
+      more, which exceeds any total within N guesses, so a cost orders trees by that count first.
+
+    ``workers`` processes (see :func:`plan_workers`) on ``executor`` (``processes`` or ``ray``, with its
+    ``address``: see :func:`make_executor`; the tree is the same for any executor and workers), an optional
+    ``checkpoint`` folder, ``progress(done, total, note)`` and ``warn(message)`` callbacks, and
+    ``timings()``, whose dict is added to the provenance at the end (None: the file records no timings,
+    so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret.
+    Raises Infeasible when no tree fits in ``max_guesses``, SearchBug when the tree built does not achieve
+    what the search proved.
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}")
+    check_memory(game)
+    warn = warn or (lambda message: None)
+    store = None
+    if checkpoint is not None:
+        key = {"game": f"{game.name} ({game.spec})", "objective": objective, "cap": max_guesses,
+               "options": asdict(options), "consistent_only": consistent_only, "treegen": __version__}
+        store = CheckpointStore(checkpoint, key, warn)
+    secrets = np.arange(game.size, dtype=np.int32)
+    report = Progress(progress)
+    nodes = 0
+    worst = None
+    cap = max_guesses
+    least_worst = objective in ("worst", "crush")
+    if least_worst or max_guesses is not None:
+        # Feasibility is cheap next to the average search: settle the cap first.
+        probe = Solver(game, None, options.symmetry, consistent_only=consistent_only)
+        depth = 1
+        while probe.bounds.lb[depth, game.size] >= INF:
+            depth += 1  # the counting bound alone rules these out
+        if least_worst:
+            while depth <= UNCAPPED:
+                probe.cap = depth
+                report.say(f"trying {depth} guesses")
+                if probe.feasible(secrets, depth):
+                    break
+                depth += 1
+            worst = depth
+            if max_guesses is not None and max_guesses < worst:
+                raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
+            cap = worst
+        else:
+            probe.cap = min(max_guesses, UNCAPPED)
+            if max_guesses < depth or not probe.feasible(secrets, probe.cap):
+                raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
+        nodes += probe.counts.nodes
+    if cap is not None and cap >= UNCAPPED:
+        cap = None  # no tree of a supported game is this deep: the cap cannot bind
+    if executor == "ray":
+        used = workers  # the cluster's CPUs decide; a small game is still worth a cluster's word
+    else:
+        used, _ = plan_workers(game, workers)
+    # The crush price of a secret at the cap: more than any total within the cap (at most cap * size).
+    extra = cap * game.size + 1 if objective == "crush" else 0
+    run = Coordinator(game, cap, options, consistent_only, extra, make_executor(executor, used, address), store, report,
+                      warn)
+    try:
+        depth = cap if cap is not None else UNCAPPED
+        outcome = run.subproblem(secrets, INF, (), depth, 0).result()
+    finally:
+        run.close()
+    if not outcome.exact:
+        raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
+    return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + run.nodes,
+                        timings)
+
+
+def strategy_name(objective: Objective, cap: int | None, consistent_only: bool = False) -> str:
+    """The ``strategy`` of a proved tree: optimal-average, optimal-average-max5, optimal-worst,
+    optimal-crush, with ``-hard`` for hard mode."""
+    if objective in ("worst", "crush"):
+        name = f"optimal-{objective}"
+    else:
+        name = f"optimal-average-max{cap}" if cap is not None else "optimal-average"
+    return name + ("-hard" if consistent_only else "")
+
+
+def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int | None, worst: int | None, hard: bool,
+                 extra: int, outcome: Outcome, nodes: int, timings: Callable[[], dict] | None) -> Tree:
+    """The tree of a finished search with its proof figures, after checking that it achieves them
+    (``asked``: the cap the user gave, which names the strategy; ``cap``: the one the search used;
+    ``extra``: the crush price, so that the proved cost is total + extra * (secrets at the cap))."""
+    at_cap, total = divmod(outcome.value, extra) if extra else (None, outcome.value)
+    if extra and total > cap * game.size:  # the price exceeds any total, so the remainder is the total
+        raise SearchBug(f"the search proved cost {outcome.value}, which is no count and total under price {extra}")
+    provenance: dict = {
+        "objective": objective,
+        "max_guesses": cap,
+        "optimal_total": total,
+        "lower_bound": total,
+    }
+    if hard:
+        provenance["consistent_only"] = True
+    if worst is not None:
+        provenance["worst_case"] = worst
+        provenance["impossible_within"] = worst - 1
+    if at_cap is not None:
+        provenance["at_worst"] = at_cap
+    provenance["nodes"] = nodes
+    provenance["treegen"] = __version__
+    if timings is not None:
+        provenance.update(timings())
+    try:
+        root = Node.from_wire(game, outcome.tree)
+        tree = make_tree(game, strategy_name(objective, asked, hard), root, provenance)
+    except TreegenError as exc:
+        raise SearchBug(f"the search built an invalid tree: {exc}") from None
+    if tree.stats.total != total:
+        raise SearchBug(f"the search proved total {total} but built a tree of total {tree.stats.total}")
+    if at_cap is not None and tree.stats.histogram[-1] != at_cap:
+        raise SearchBug(f"the search proved {at_cap} secrets at {cap} guesses but built a tree with "
+                        f"{tree.stats.histogram[-1]}")
+    if worst is not None and tree.stats.max_guesses != worst:
+        raise SearchBug(f"the search proved worst case {worst} but built a tree that needs {tree.stats.max_guesses}")
+    if cap is not None and tree.stats.max_guesses > cap:
+        raise SearchBug(f"the search was capped at {cap} guesses but built a tree that needs {tree.stats.max_guesses}")
+    return tree

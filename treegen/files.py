@@ -1,0 +1,135 @@
+"""Files that treegen writes: checked before any work starts, then written atomically.
+
+Every command that writes (a tree, a checkpoint folder) checks its destination up front, so that a long
+search never ends with "cannot write", and words each refusal the same way. Standard library only.
+
+Symlinks: an output path that is a symlink is written through to its target (as ``cp`` and most tools
+do): the link stays, the file it points to is replaced atomically. A link to a missing file is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from .rules import TreegenError
+
+
+class OutputError(TreegenError):
+    """An output path that cannot (or must not) be written."""
+
+
+def _describe(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _probe(folder: str, what: str, path: str) -> None:
+    """Create and remove a file in ``folder``: the only sure test that writing there works."""
+    probe = os.path.join(folder, f".treegen-probe.{os.getpid()}.{os.urandom(4).hex()}")
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc} in folder {folder}") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def output_file(path: str, what: str = "output file") -> str:
+    """Check that ``path`` can be written as a regular file, before any work; return the path to write.
+
+    Refused: an empty path, an existing path that is not a regular file (a folder, a FIFO, a device), a
+    symlink to a missing file, a missing or unwritable parent folder. A symlink to a regular file
+    resolves to its target, which is what gets replaced.
+    """
+    if not path:
+        raise OutputError(f"the {what} path is empty; give a file name")
+    target = path
+    if os.path.islink(path):
+        target = os.path.realpath(path)
+        if not os.path.exists(target):
+            raise OutputError(f"cannot write {what} {path}: it is a symlink to {target}, which does not exist")
+    try:
+        st = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None  # a new file; its folder is checked below
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OutputError(f"cannot write {what} {path}: it is {_describe(st.st_mode)}, not a regular file")
+    folder = os.path.dirname(os.path.abspath(target)) or "."
+    if not os.path.isdir(folder):
+        why = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise OutputError(f"cannot write {what} {path}: folder {folder} {why}")
+    _probe(folder, what, path)
+    return target
+
+
+def output_folder(path: str, what: str = "checkpoint folder") -> bool:
+    """Check that ``path`` is (or can be created as) a writable folder; create it if missing.
+
+    Only the last component is created: a missing parent is an error, never created silently.
+    Returns True when the folder was created.
+    """
+    if not path:
+        raise OutputError(f"the {what} path is empty; give a folder name")
+    if os.path.exists(path):
+        st = os.stat(path)
+        if not stat.S_ISDIR(st.st_mode):
+            raise OutputError(f"cannot use {what} {path}: it is {_describe(st.st_mode)}, not a folder")
+        _probe(path, what, path)
+        return False
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        why = "is not a folder" if os.path.exists(parent) else "does not exist"
+        raise OutputError(f"cannot create {what} {path}: its parent {parent} {why} (create it first)")
+    try:
+        os.mkdir(path)
+    except OSError as exc:
+        raise OutputError(f"cannot create {what} {path}: {exc.strerror or exc}") from None
+    _probe(path, what, path)
+    return True
+
+
+def write_atomic(path: str, data: bytes, what: str = "output file", durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename.
+
+    On any error no partial file is left and an existing file at ``path`` is untouched. A symlink is
+    written through to its target. ``durable`` also fsyncs before the rename.
+    """
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        # A rename would replace the folder entry of a FIFO or device: never clobber one.
+        raise OutputError(f"cannot write {what} {path}: it is {_describe(mode)}, not a regular file")
+    directory, name = os.path.split(target)
+    tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:
+        raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
+        raise
