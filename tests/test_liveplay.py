@@ -242,6 +242,6 @@ def test_cli_eval_sample_of_every_secret_is_exact(capsys):
 def test_cli_build_without_a_table(tmp_path, capsys):
     out = tmp_path / "t.json"
     status, text, err = run_main(capsys, "build", "--game", "mastermind", "--strategy", "entropy", "--memory", "1k", "-o", str(out))
-    assert status == 0 and "scoring on the fly" in err
+    assert status == 0, err
     assert "5722" in text
     assert run("verify", str(out)).returncode == 0

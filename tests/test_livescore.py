@@ -112,15 +112,15 @@ def test_builds_without_a_table_are_byte_identical(spec):
         if STRATEGIES[name].kind == "scored" and game.size < 1000:
             kinds += [{"tie": "paper"}, {"consistent_only": True}]
         for kw in kinds:
-            with_table = build_tree(game, name, **kw)
-            without = build_tree(game, name, memory=0, **kw)  # a budget no table fits
+            with_table = build_tree(game, name, table=True, **kw)
+            without = build_tree(game, name, memory=0, **kw)  # a budget no table fits: on the fly
             assert tree_to_bytes(without.tree) == tree_to_bytes(with_table.tree), (name, kw)
 
 
 def test_bulls_cows_without_a_table():
     game = resolve_game("bulls-cows")
     for name in ("expected-size", "minimax"):
-        assert tree_to_bytes(build_tree(game, name, memory=0).tree) == tree_to_bytes(build_tree(game, name).tree)
+        assert tree_to_bytes(build_tree(game, name, memory=0).tree) == tree_to_bytes(build_tree(game, name, table=True).tree)
 
 
 @pytest.mark.parametrize("spec", ["bc:6:10", "mm:6:6", "mm:3:2", "bc:3:5", "royale", "mm:4:16", "bc:8:8"])
@@ -144,3 +144,18 @@ def test_packed_kernels_agree_with_the_generic_ones(spec, naive):
 
 def test_ten_positions_use_the_generic_kernel():
     assert LiveCodes.of(resolve_game("bc:10:10", large=True)).pos is None  # 100 position-symbol bits
+
+
+def test_which_builds_read_the_table():
+    from treegen.feedback import TableTooLarge
+    from treegen.strategies import uses_table
+
+    wide = resolve_game("bc:3:36")  # 108 position-symbol bits: the generic kernel, slower than the table
+    assert uses_table(wide, "entropy") and not uses_table(wide, "entropy", memory=1000)
+    assert not uses_table(wide, "first-consistent")  # nothing scored: one split a node
+    assert not uses_table(resolve_game("mastermind"), "entropy")  # the packed kernel is as fast
+    with pytest.raises(TableTooLarge):
+        build_tree(resolve_game("mm:3:3"), "entropy", table=True, memory=10)
+    a = build_tree(wide, "minimax", table=True)
+    b = build_tree(wide, "minimax", table=False)
+    assert tree_to_bytes(a.tree) == tree_to_bytes(b.tree)

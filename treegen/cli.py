@@ -229,10 +229,10 @@ def _progress_bar(total: int, desc: str):
 
 
 def cmd_build(args) -> int:
-    from .feedback import parse_memory, table_fits
+    from .feedback import parse_memory
     from .files import output_file
     from .report import format_stats
-    from .strategies import build_tree, default_output, format_scored, get_strategy
+    from .strategies import build_tree, default_output, format_scored, get_strategy, uses_table
     from .tree import save_tree
 
     game = resolve_game(args.game)
@@ -240,8 +240,6 @@ def cmd_build(args) -> int:
     out = args.output if args.output is not None else default_output(game, name)
     output_file(out, "tree file")
     memory = parse_memory(args.memory) if args.memory is not None else None
-    if get_strategy(name).kind == "scored" and not table_fits(game, memory):
-        print(f"{game.name}: feedback table over the memory budget; scoring on the fly", file=sys.stderr)
     with _progress_bar(game.size, name) as bar:
         built = build_tree(
             game, name, first=args.first, consistent_only=args.consistent_only, seed=args.seed,
@@ -292,8 +290,8 @@ def _eval_sample(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from .feedback import feedback_table, parse_memory, table_fits
-    from .strategies import applicable, build_tree, format_comparison, get_strategy
+    from .feedback import feedback_table, parse_memory
+    from .strategies import applicable, build_tree, format_comparison, get_strategy, uses_table
 
     if args.sample is not None:
         return _eval_sample(args)
@@ -302,7 +300,7 @@ def cmd_eval(args) -> int:
     game = resolve_game(args.game)
     names = applicable(game) if args.strategy == "all" else [get_strategy(args.strategy).name]
     memory = parse_memory(args.memory) if args.memory is not None else None
-    if table_fits(game, memory):
+    if any(uses_table(game, name, memory) for name in names):
         feedback_table(game, memory)  # built once up front, so that no strategy's time includes it
     rows = []
     with _progress_bar(game.size * len(names), "eval") as bar:
