@@ -127,3 +127,48 @@ def test_consistent_secrets_refuses_inconsistent_hints():
         feedback.consistent_secrets(game, history)
     assert "0123=4A0B" in str(info.value)
     assert "\n" not in str(info.value)
+
+
+# -- memory: the table's size, the budget, the refusal ----------------------------------------------
+
+
+def test_table_bytes_is_codes_squared():
+    for spec, codes in (("bulls-cows", 5040), ("mastermind", 1296), ("bc:6:10", 151200)):
+        game = resolve_game(spec)
+        assert feedback.table_bytes(game) == codes * codes
+    game = resolve_game("mm:3:3")
+    assert feedback.table_bytes(game) == feedback.feedback_table(game).nbytes
+
+
+def test_memory_total_agrees_with_proc_meminfo():
+    with open("/proc/meminfo") as f:
+        kb = next(int(line.split()[1]) for line in f if line.startswith("MemTotal:"))
+    assert abs(feedback.memory_total() - kb * 1024) <= 0.01 * kb * 1024
+    assert feedback.default_memory() == feedback.memory_total() // 4
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [("4G", 4 << 30), ("512M", 512 << 20), ("1.5GB", 3 << 29), ("2GiB", 2 << 30), ("100", 100), ("3k", 3072)],
+)
+def test_parse_memory(text, want):
+    assert feedback.parse_memory(text) == want
+
+
+@pytest.mark.parametrize("text", ["", "lots", "-1G", "0", "4X", "G"])
+def test_parse_memory_refuses(text):
+    with pytest.raises(feedback.TreegenError, match="is not a size"):
+        feedback.parse_memory(text)
+
+
+def test_table_over_the_budget_is_refused_before_it_is_built():
+    game = resolve_game("bc:6:10")
+    with pytest.raises(feedback.TableTooLarge) as exc:
+        feedback.feedback_table(game, memory=4 << 30)  # would allocate 22.9 GB if it tried
+    msg = str(exc.value)
+    assert "151200 codes" in msg and "22.9 GB" in msg and "4.29 GB" in msg and "at most 65536 codes" in msg
+    assert not feedback.table_fits(game, 4 << 30) and feedback.table_fits(resolve_game("bc:5:10"), 4 << 30)
+    small = resolve_game("mm:3:2")
+    with pytest.raises(feedback.TableTooLarge):
+        feedback.feedback_table(small, memory=63)
+    assert feedback.feedback_table(small, memory=64).shape == (8, 8)

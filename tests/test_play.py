@@ -19,7 +19,7 @@ from test_tree import (  # noqa: F401
 
 from treegen import tree as T
 from treegen.cli import main
-from treegen.play import solve, suggest
+from treegen.play import moves_for, suggest
 from treegen.rules import CodeError, accepted_hint_forms, format_code, parse_code, resolve_game
 
 
@@ -84,7 +84,7 @@ def trees(tmp_path_factory):
 
 
 def _moves(path: str, secret: str) -> list[tuple[str, str]]:
-    return solve(T.load_tree(path), secret)
+    return moves_for(T.load_tree(path), secret)
 
 
 # -- --secret ----------------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ def test_solve_every_secret(spec, trees):
     lengths = collections.Counter()
     win = f"{game.positions}A0B"
     for secret in naive_codes(game):
-        moves = solve(tree, secret)
+        moves = moves_for(tree, secret)
         assert moves[-1] == (secret, win)
         assert all(naive_hint(g, secret) == h for g, h in moves)
         for k in range(len(moves)):
@@ -108,20 +108,20 @@ def test_solve_every_secret(spec, trees):
 
 def test_solve_every_bulls_cows_secret(bc_file):
     tree = T.load_tree(bc_file)
-    lengths = collections.Counter(len(solve(tree, s)) for s in naive_codes(tree.game))
+    lengths = collections.Counter(len(moves_for(tree, s)) for s in naive_codes(tree.game))
     assert [lengths[k] for k in range(len(tree.stats.histogram))] == list(tree.stats.histogram)
 
 
 def test_solve_errors(trees):
     tree = T.load_tree(trees["bc:3:4"])
     with pytest.raises(CodeError):
-        solve(tree, "011")
+        moves_for(tree, "011")
     broken = T.Tree(tree.game, "x", T.Node.build("012"), tree.stats)
     with pytest.raises(T.TreeError, match="does not solve 013"):
-        solve(broken, "013")
+        moves_for(broken, "013")
     broken = T.Tree(tree.game, "x", T.Node.build("0122"), tree.stats)
     with pytest.raises(T.TreeError, match="not a legal code"):
-        solve(broken, "013")
+        moves_for(broken, "013")
 
 
 def test_secret_cli(bc_file, capsys):

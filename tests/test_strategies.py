@@ -33,8 +33,10 @@ def _naive_score(name, sizes_by_hint, win, total):
     raise AssertionError(name)
 
 
-def _naive_tree(game, name, naive, first=0, consistent_only=False, tie="possible"):
-    """The greedy tree as nested dicts of the file format, by brute force over every code."""
+def _naive_tree(game, name, naive, first=None, consistent_only=False, tie="possible"):
+    """The greedy tree as nested dicts of the file format, by brute force over every code.
+
+    Without ``first``, scored strategies score the opening like any other node, over every code."""
     codes = game.codes
     win = (game.positions, 0)
 
@@ -49,8 +51,8 @@ def _naive_tree(game, name, naive, first=0, consistent_only=False, tie="possible
         return seen == unused[: len(seen)]
 
     def choose(secrets, history):
-        if not history:
-            return first
+        if not history and (first is not None or name == "first-consistent"):
+            return 0 if first is None else first
         if len(secrets) <= 2 or name == "first-consistent":
             return secrets[0]
         pool = secrets if consistent_only else range(game.size)
@@ -94,8 +96,8 @@ def test_matches_naive_builder(spec, name, naive):
 @pytest.mark.parametrize("name", SCORED)
 def test_matches_naive_builder_variants(name, naive):
     game = resolve_game("bc:3:5")
-    for kwargs in ({"tie": "paper"}, {"consistent_only": True}, {"first": "123"}):
-        first = parse_code(game, kwargs.get("first", "012"))
+    for kwargs in ({"tie": "paper"}, {"consistent_only": True}, {"first": "123"}, {"first": "012", "tie": "paper"}):
+        first = parse_code(game, kwargs["first"]) if "first" in kwargs else None
         built = build_tree(game, name, check=True, **kwargs)
         rest = {k: v for k, v in kwargs.items() if k != "first"}
         assert built.tree.root.to_obj() == _naive_tree(game, name, naive, first=first, **rest), kwargs
@@ -202,10 +204,15 @@ def test_consistent_only_guesses_possible_codes():
 
 
 def test_scored_stats_count_guesses():
-    built = build_tree(resolve_game("bulls-cows"), "expected-size")
+    game = resolve_game("bulls-cows")
+    built = build_tree(game, "expected-size", first="0123")
     depths = [row[0] for row in built.scored]
-    assert depths[0] == 2 and depths == sorted(depths)
+    assert depths[0] == 2 and depths == sorted(depths)  # a given opening is not scored
     assert built.scored[0][1:] == (13, 245, 20)  # 13 classes after 0123, at most 20 guesses apart
+    # Choosing the opening scores one guess: every first guess of bulls-cows is equivalent.
+    default = build_tree(game, "expected-size")
+    assert default.scored[0] == (1, 1, 1, 1) and default.scored[1:] == built.scored
+    assert tree_to_bytes(default.tree) == tree_to_bytes(built.tree)
 
 
 @pytest.mark.parametrize(
@@ -267,3 +274,43 @@ def test_cli_errors_are_one_line(argv, capsys, tmp_path, monkeypatch):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("treegen: error:") and err.count("\n") == 1
+
+
+# -- the opening: chosen by each scored strategy's own score unless --first says ---------------------
+
+
+def test_bulls_cows_default_opening_changes_no_byte():
+    # Every first guess of bulls-cows is equivalent: choosing by score must give 0123 and the same trees.
+    game = resolve_game("bulls-cows")
+    for name, tie in [(n, "possible") for n in SCORED] + [("expected-size", "paper")]:
+        chosen = build_tree(game, name, tie=tie)
+        given = build_tree(game, name, tie=tie, first="0123")
+        assert tree_to_bytes(chosen.tree) == tree_to_bytes(given.tree), (name, tie)
+
+
+@pytest.mark.parametrize(
+    "name, lowest, from_0123, opening, total",
+    [("entropy", 62213, 56209, "0123", 56209), ("most-parts", 64158, 57320, "0012", 58011)],
+)
+def test_numbers_baseball_openings(name, lowest, from_0123, opening, total):
+    # The issue's figures: entropy totals 62213 from 0000 and 56209 from 0123 (the optimum is 55632).
+    game = resolve_game("numbers-baseball")
+    assert build_tree(game, name, first="0000").tree.stats.total == lowest
+    assert build_tree(game, name, first="0123").tree.stats.total == from_0123
+    chosen = build_tree(game, name).tree
+    assert (chosen.root.guess, chosen.stats.total) == (opening, total)
+    assert chosen.provenance["first"] == opening
+
+
+@pytest.mark.parametrize("spec", ["mm:4:4", "mm:3:5"])
+def test_chosen_opening_is_the_best_scored_first_guess(spec, naive):
+    # Brute force over every code: the opening has the best score, ties to the lowest code.
+    game = resolve_game(spec)
+    sizes = {
+        g: Counter(naive(game.codes[g], game.codes[s]) for s in range(game.size)) for g in range(game.size)
+    }
+    for name in SCORED:
+        scores = {g: _naive_score(name, sizes[g], (game.positions, 0), game.size) for g in range(game.size)}
+        best = min(scores.values())
+        want = min(g for g, v in scores.items() if v <= best + 1e-9 * max(1.0, abs(best)))
+        assert build_tree(game, name).tree.root.guess == format_code(game, want), name

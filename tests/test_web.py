@@ -4,7 +4,7 @@ The server tests talk HTTP to a real ``treegen serve --port 0`` process. The bro
 through Playwright with Debian's Chromium (browser downloads are not available, so Playwright is pointed at
 /usr/bin/chromium); they are skipped, with the reason, only when Playwright or Chromium is missing. Hints
 the tests give are computed by a naive scorer written here from the definition; the tree's own moves come
-from ``treegen.play.solve``.
+from ``treegen.play.moves_for``.
 
 Set TREEGEN_SCREENSHOTS=DIR to also write the README's screenshots into DIR (docs/).
 """
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from clitools import TREEGEN
 
-from treegen.play import solve
+from treegen.play import moves_for
 from treegen.rules import resolve_game, score_codes
 from treegen.tree import load_tree
 
@@ -338,7 +338,7 @@ def test_computer_guesses_your_secret(page, name, seed):
         if hint[0] != game.positions:
             assert count_of(page, "#g-count") == len(consistent(codes, history))
         assert len(history) <= tree.stats.max_guesses
-    assert [g for g, _ in history] == [g for g, _ in solve(tree, secret)]
+    assert [g for g, _ in history] == [g for g, _ in moves_for(tree, secret)]
     assert page.get_attribute("#g-done .code", "data-code") == secret
     assert f"took {len(history)} guess" in page.text_content("#g-done")
     assert page.locator("#g-history li").count() == len(history)
@@ -418,7 +418,7 @@ def test_you_guess_with_the_trees_advice(page, name):
         moves.append(advice)
         assert len(moves) <= tree.stats.max_guesses
     secret = page.get_attribute("#h-done .big .code", "data-code")
-    path = solve(tree, secret)
+    path = moves_for(tree, secret)
     assert moves == [g for g, _ in path]
     assert "You matched the tree" in page.text_content("#h-verdict")
     rows = page.locator("#h-history tr")
@@ -450,7 +450,7 @@ def test_explore_finds_a_secrets_path(page):
     secret = "6543"
     page.fill("#x-search", secret)
     page.press("#x-search", "Enter")
-    path = solve(tree, secret)
+    path = moves_for(tree, secret)
     shown = page.locator("#x-result .step")
     assert shown.count() == len(path)
     for k, (guess, hint) in enumerate(path):
@@ -559,7 +559,7 @@ def test_screenshot(page, tmp_path):
 
 def _screenshots(page, tree, out: Path) -> None:
     secret = "3641"
-    for guess, hint in solve(tree, secret)[:2]:
+    for guess, hint in moves_for(tree, secret)[:2]:
         assert page.get_attribute("#g-guess .code", "data-code") == guess
         _click_hint(page, tree.game, int(hint[0]), int(hint[2]))
     page.screenshot(path=str(out / "screenshot.png"), full_page=True)

@@ -198,9 +198,58 @@ def cmd_show(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from . import play
+    """Check the options, then play from a tree (``play``), as an evil host (``play``, no tree), or by a
+    strategy without a tree (``liveplay``)."""
+    if args.secret is not None and args.host:
+        raise TreegenError("--secret and --host do not go together: --secret plays a given secret, --host picks one")
+    if args.evil and not args.host:
+        raise TreegenError("--evil applies only with --host")
+    if args.evil and args.seed is not None:
+        raise TreegenError("--seed and --evil do not go together: the evil host picks no secret")
+    if args.strategy is not None:
+        return _play_strategy(args)
+    if args.seed is not None and not args.host:
+        raise TreegenError("--seed applies only with --host or --strategy")
+    if any(v is not None for v in (args.threshold, args.guess_sample, args.memory)):
+        raise TreegenError("--threshold, --guess-sample and --memory apply only with --strategy")
+    import random
 
-    return play.run(args)
+    from . import play
+    from .tree import load_tree
+
+    game = resolve_game(args.game) if args.game else None
+    if args.tree is None:
+        if not (args.host and args.evil):
+            raise TreegenError("play needs --tree FILE (or --strategy S, or --host --evil to play without a tree)")
+        tree, game = None, game or resolve_game(DEFAULT_GAME)
+    else:
+        tree = load_tree(args.tree, game)
+        game = tree.game
+    if args.secret is not None:
+        return play.play_secret(tree, args.secret)
+    with play.Console() as con:
+        if args.host:
+            setter = play.EvilSetter(game) if args.evil else play.FixedSecret(game, random.Random(args.seed).randrange(game.size))
+            return play.play_host(game, tree, setter, con)
+        return play.play_guesser(tree, con)
+
+
+def _play_strategy(args) -> int:
+    """``treegen play --strategy S``: no tree file; the strategy chooses each guess as the game goes."""
+    from . import liveplay
+    from .feedback import parse_memory
+
+    if args.tree is not None:
+        raise TreegenError("--strategy plays without a tree file; give either --tree or --strategy")
+    if args.host:
+        raise TreegenError("--host plays with a tree file (or --evil): drop --strategy")
+    game = resolve_game(args.game or DEFAULT_GAME, large=True)
+    memory = parse_memory(args.memory) if args.memory is not None else None
+    player = liveplay.Player.make(game, args.strategy, seed=args.seed, threshold=args.threshold,
+                                  guess_sample=args.guess_sample, memory=memory)
+    if args.secret is not None:
+        return liveplay.play_secret(player, args.secret)
+    return liveplay.play_guesser(player)
 
 
 def cmd_import(args) -> int:
@@ -281,6 +330,7 @@ def _progress_bar(total: int, desc: str):
 
 
 def cmd_build(args) -> int:
+    from .feedback import parse_memory
     from .files import output_file
     from .report import format_stats
     from .strategies import build_tree, default_output, format_scored, get_strategy
@@ -290,10 +340,11 @@ def cmd_build(args) -> int:
     name = get_strategy(args.strategy).name
     out = args.output if args.output is not None else default_output(game, name)
     output_file(out, "tree file")
+    memory = parse_memory(args.memory) if args.memory is not None else None
     with _progress_bar(game.size, name) as bar:
         built = build_tree(
             game, name, first=args.first, consistent_only=args.consistent_only, seed=args.seed,
-            tie=args.tie, progress=bar.update,
+            tie=args.tie, progress=bar.update, memory=memory,
         )
     save_tree(built.tree, out)
     print(f"{built.tree.strategy} for {game.name}, opening {built.tree.root.guess}: wrote {out}")
@@ -305,13 +356,53 @@ def cmd_build(args) -> int:
     return 0
 
 
-def cmd_eval(args) -> int:
-    from .feedback import feedback_table
-    from .strategies import applicable, build_tree, format_comparison, get_strategy
+def _eval_sample(args) -> int:
+    from .feedback import parse_memory
+    from .liveplay import LIVE_STRATEGIES, Player, evaluate, format_sample
+    from .rules import MAX_CODES
+    from .strategies import applicable
 
+    game = resolve_game(args.game, large=True)
+    if args.first is not None or args.consistent_only or args.tie != "possible":
+        raise TreegenError("--first, --consistent-only and --tie apply to built trees, not to --sample")
+    if args.strategy != "all":
+        names = [args.strategy]
+    elif game.size > MAX_CODES:
+        names = list(LIVE_STRATEGIES)
+    else:
+        names = [n for n in applicable(game) if n != "digit-sweep"] + ["hybrid"]
+    memory = parse_memory(args.memory) if args.memory is not None else None
+    players = [
+        Player.make(
+            game, name, seed=args.seed if name in ("hybrid", "random-consistent") else None,
+            threshold=args.threshold if name == "hybrid" else None,
+            guess_sample=args.guess_sample if name == "hybrid" else None, memory=memory,
+        )
+        for name in names
+    ]
+    n = min(args.sample, game.size)
+    print(game.describe())
+    seed = 0 if args.seed is None else args.seed
+    for player in players:
+        with _progress_bar(n, player.strategy) as bar:
+            sample = evaluate(player, args.sample, seed, progress=bar.update)
+        print(format_sample(player.strategy, sample))
+    return 0
+
+
+def cmd_eval(args) -> int:
+    from .feedback import feedback_table, parse_memory
+    from .strategies import applicable, build_tree, format_comparison, get_strategy, uses_table
+
+    if args.sample is not None:
+        return _eval_sample(args)
+    if args.threshold is not None or args.guess_sample is not None:
+        raise TreegenError("--threshold and --guess-sample apply to the hybrid strategy, with --sample")
     game = resolve_game(args.game)
     names = applicable(game) if args.strategy == "all" else [get_strategy(args.strategy).name]
-    feedback_table(game)  # built once up front, so that no strategy's time includes it
+    memory = parse_memory(args.memory) if args.memory is not None else None
+    if any(uses_table(game, name, memory) for name in names):
+        feedback_table(game, memory)  # built once up front, so that no strategy's time includes it
     rows = []
     with _progress_bar(game.size * len(names), "eval") as bar:
         for name in names:
@@ -321,10 +412,10 @@ def cmd_eval(args) -> int:
                 first=args.first if kind != "sweep" else None,
                 consistent_only=args.consistent_only and kind == "scored",
                 seed=args.seed if kind == "random" else None,
-                tie=args.tie, progress=bar.update,
+                tie=args.tie, progress=bar.update, memory=memory,
             )
             rows.append((name, built))
-    opening = "the lowest code" if args.first is None else args.first
+    opening = "chosen by each scored strategy's own score (else the lowest code)" if args.first is None else args.first
     print(f"{game.describe()}; opening {opening}, ties: {args.tie}")
     print(format_comparison(rows))
     return 0
@@ -459,7 +550,8 @@ def cmd_serve(args) -> int:
 
 
 def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--first", default=None, metavar="CODE", help="the opening guess (default: the lowest code)")
+    p.add_argument("--first", default=None, metavar="CODE",
+                   help="the opening guess (default: scored strategies choose it by their score, others the lowest code)")
     p.add_argument("--consistent-only", action="store_true", help="scored strategies guess only possible codes")
     p.add_argument("--seed", type=int, default=None, metavar="N", help="random-consistent: the random seed (default 0)")
     p.add_argument(
@@ -467,6 +559,21 @@ def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
         help="equal scores go to the lowest possible code (possible, default) or as seed 001's program "
         "does, to the last possible code it scans (paper)",
     )
+
+
+def _add_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--memory", default=None, metavar="SIZE",
+                   help="memory budget such as 4G or 512M (default: a quarter of the machine's memory); a "
+                   "feedback table larger than this is not built: hints are computed on the fly")
+
+
+def _add_live_options(p: argparse.ArgumentParser, help: str) -> None:
+    p.add_argument("--strategy", default=None, metavar="S", help=help)
+    p.add_argument("--threshold", type=int, default=None, metavar="T",
+                   help="hybrid: guess the first possible code while more than T remain (default 2000)")
+    p.add_argument("--guess-sample", type=int, default=None, metavar="K",
+                   help="hybrid: score the possible codes plus K random others (default 1000)")
+    _add_memory(p)
 
 
 # -- the parser ------------------------------------------------------------------------------------
@@ -546,7 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
         "terminal); exit 1 means the tree is invalid (it has no move for a consistent history).\n",
     )
     p.add_argument("--tree", "-t", default=None, metavar="FILE",
-                   help="the tree file to play with (required, except with --host --evil)")
+                   help="the tree file to play with (required, except with --host --evil or --strategy)")
     p.add_argument("--secret", "-s", default=None, metavar="CODE", help="play this secret without asking")
     p.add_argument("--host", action="store_true", help="pick a random secret and score your guesses")
     p.add_argument("--seed", type=int, default=None, metavar="N", help="with --host: pick the secret reproducibly")
@@ -556,8 +663,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--game", "-g", default=None, metavar="G",
         help="with --tree: refuse a tree for any other game (default: the game named in the file); "
-        "with --host --evil and no tree: the game to play (default bulls-cows)",
+        "with --host --evil or --strategy and no tree: the game to play (default bulls-cows)",
     )
+    _add_live_options(p, "play without a tree file: hybrid, first-consistent, random-consistent or a scored "
+                      "strategy (games of up to 200000 codes); games of up to 10 positions")
 
     p = command(
         "show", cmd_show, "print a tree file's stats, whether it verifies, and its first levels as an outline",
@@ -613,7 +722,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen build --strategy minimax --game mastermind --first 1122 -o knuth.json\n"
         "  treegen build --strategy expected-size --stats        # guesses scored per depth\n"
         "  treegen build --strategy random-consistent --seed 7\n"
-        "  treegen build --strategy digit-sweep --game mastermind-digits\n",
+        "  treegen build --strategy digit-sweep --game mastermind-digits\n"
+        "  treegen build --strategy first-consistent --game bc:6:10 --memory 4G   # no 22.9 GB table: on the fly\n",
     )
     _add_game(p)
     p.add_argument("--strategy", "-s", required=True, metavar="S", help="first-consistent, random-consistent, "
@@ -621,16 +731,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_heuristic_options(p)
     p.add_argument("--stats", action="store_true", help="also print how many guesses were scored at each depth")
     p.add_argument("--output", "-o", default=None, metavar="FILE", help="default: GAME-STRATEGY.json")
+    _add_memory(p)
 
     p = command(
         "eval", cmd_eval, "build the heuristic trees and compare them in one table",
         "  treegen eval                                   # every strategy for bulls-cows\n"
         "  treegen eval --game mastermind --first 1122\n"
-        "  treegen eval --strategy minimax --tie paper    # seed 001's tie rule\n",
+        "  treegen eval --strategy minimax --tie paper    # seed 001's tie rule\n"
+        "  treegen eval --game bc:10:10 --sample 100 --strategy hybrid --seed 1   # 95% interval of the mean\n",
     )
     _add_game(p)
     p.add_argument("--strategy", "-s", default="all", metavar="S|all", help="one strategy, or all that apply (default)")
     _add_heuristic_options(p)
+    p.add_argument("--sample", type=int, default=None, metavar="N",
+                   help="play N random secrets (--seed) without building trees; games of up to 10 positions")
+    p.add_argument("--threshold", type=int, default=None, metavar="T",
+                   help="hybrid: guess the first possible code while more than T remain (default 2000)")
+    p.add_argument("--guess-sample", type=int, default=None, metavar="K",
+                   help="hybrid: score the possible codes plus K random others (default 1000)")
+    _add_memory(p)
 
     p = command(
         "solve", cmd_solve, "prove an optimal strategy tree by exact search",

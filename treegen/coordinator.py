@@ -32,6 +32,7 @@ import numpy as np
 
 from . import __version__, kernels
 from .checkpoint import CheckpointStore
+from .feedback import TableTooLarge, default_memory, format_bytes, table_bytes
 from .rules import Code, Game, TreegenError
 from .search import INF, UNCAPPED, Options, SearchTables, Solver, search_tables, small_tree
 from .tree import Node, Tree, Wire
@@ -51,10 +52,6 @@ class Infeasible(Exception):
 
 class SearchBug(Exception):
     """The tree the search built does not achieve what the search proved: a bug, never a result."""
-
-
-class TableTooLarge(TreegenError):
-    """A game whose hint table does not fit in memory."""
 
 
 # -- what a subproblem returns ---------------------------------------------------------------------------
@@ -554,27 +551,19 @@ class Coordinator:
 # -- the whole game ---------------------------------------------------------------------------------------------
 
 
-def table_bytes(game: Game) -> int:
-    """Memory the search's hint tables take: the game's table and its dense copy, a byte per pair."""
-    return 2 * game.size * game.size
-
-
-def memory_budget() -> int:
-    """Half the machine's memory (what a search may take for its tables without risking the OOM killer)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
-    except (ValueError, OSError):
-        return 4 << 30
-
-
 def check_memory(game: Game) -> None:
-    """Refuse up front a game whose hint tables would not fit (never an OOM kill or a MemoryError)."""
-    need, have = table_bytes(game), memory_budget()
-    if need > have:
+    """Refuse up front a game whose hint tables would not fit (never an OOM kill or a MemoryError).
+
+    The search holds two tables of a byte per pair of codes (the hints and their dense renumbering), so
+    they must fit in twice ``feedback.default_memory`` (half the machine's memory): the same bound as
+    one table within feedback's default budget, which the heuristics use.
+    """
+    need, budget = 2 * table_bytes(game), 2 * default_memory()
+    if need > budget:
         raise TableTooLarge(
-            f"{game.name} has {game.size} codes: its hint tables need {need / 2**30:.1f} GiB, more than the "
-            f"{have / 2**30:.1f} GiB (half this machine's memory) a search may use; exact search accepts games "
-            f"of up to about {int((have / 2) ** 0.5)} codes here"
+            f"{game.name} has {game.size} codes: the search's two hint tables need {format_bytes(need)}, more "
+            f"than half this machine's memory ({format_bytes(budget)}); exact search accepts games of up to "
+            f"{int((budget / 2) ** 0.5)} codes here"
         )
 
 

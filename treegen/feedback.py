@@ -1,12 +1,20 @@
-"""Feedback tables: the hint of every guess against every secret, as numpy arrays built by the kernels."""
+"""Feedback tables: the hint of every guess against every secret, as numpy arrays built by the kernels.
+
+A table has codes² bytes (one uint8 hint per guess and secret), so it stops fitting in memory well
+before the largest supported game: bc:6:10 has 151200 codes and would need 22.9 GB. Callers ask
+:func:`table_bytes` and :func:`table_fits` first; :func:`feedback_table` refuses, with the estimate,
+a table over the memory budget (:func:`default_memory`, a quarter of the machine's memory) instead of
+dying of a MemoryError or the kernel's OOM killer. ``treegen.livescore`` scores without a table.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 from functools import cache
 
 import numpy as np
 
-from . import kernels
 from .rules import Game, TreegenError, format_code, format_hint
 
 CODE_DTYPE = np.int32  # code indices; the largest supported game has 200000 codes
@@ -40,6 +48,8 @@ def _code_masks(game: Game) -> np.ndarray:
 
 def score_many(game: Game, guesses, secrets) -> np.ndarray:
     """Hints (uint8) of each of ``guesses`` (rows) against each of ``secrets`` (columns), as code ints."""
+    from . import kernels  # numba, loaded by the first caller that scores (the memory helpers need none)
+
     g = np.asarray(guesses, dtype=np.int64)
     s = np.asarray(secrets, dtype=np.int64)
     digits = code_digits(game)
@@ -50,12 +60,95 @@ def score_many(game: Game, guesses, secrets) -> np.ndarray:
     return kernels.score_matrix(digits[g], counts[g], digits[s], counts[s])
 
 
-@cache
-def feedback_table(game: Game) -> np.ndarray:
+class TableTooLarge(TreegenError):
+    """A game whose feedback table would not fit in the memory budget."""
+
+
+def table_bytes(game: Game) -> int:
+    """Bytes of ``game``'s feedback table: one uint8 hint per (guess, secret) pair, codes² in all.
+
+    Building it needs no more than this (the kernel writes the table in place, and the code arrays
+    it reads are codes * (positions + symbols + 8) bytes, under 1% of it for every game of at least
+    4000 codes), so this is the estimate to compare with a budget.
+    """
+    return game.size * game.size
+
+
+def memory_total() -> int:
+    """The machine's physical memory in bytes (``os.sysconf``; ``/proc/meminfo`` where sysconf lacks it)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        pass
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 4 << 30  # unknown: assume a small machine, so that the default budget stays safe (1 GiB)
+
+
+def default_memory() -> int:
+    """The default memory budget for a feedback table: a quarter of the machine's memory.
+
+    A quarter leaves room for the rest of the process (the search's memo, the tree being built) and
+    for other programs; ``--memory`` overrides it.
+    """
+    return memory_total() // 4
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.I)
+
+
+def parse_memory(text: str) -> int:
+    """Bytes from ``4G``, ``512M``, ``1.5GB``, ``2GiB`` or a plain number of bytes (powers of 1024)."""
+    m = _SIZE.match(str(text))
+    if not m or float(m.group(1)) <= 0:
+        raise TreegenError(f"memory {text!r} is not a size: write it as 4G, 512M, 1.5GB or a number of bytes")
+    return int(float(m.group(1)) * 1024 ** "bkmgt".index(m.group(2).lower() or "b"))
+
+
+def format_bytes(n: int) -> str:
+    """``n`` bytes for humans: 22.9 GB (decimal units, three significant figures)."""
+    for unit, size in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} B"
+
+
+def table_fits(game: Game, memory: int | None = None) -> bool:
+    """Whether ``game``'s table fits in ``memory`` bytes (default :func:`default_memory`)."""
+    return table_bytes(game) <= (default_memory() if memory is None else memory)
+
+
+def check_table(game: Game, memory: int | None = None) -> None:
+    """Raise :class:`TableTooLarge`, with the estimate and what is accepted, unless the table fits."""
+    budget = default_memory() if memory is None else memory
+    need = table_bytes(game)
+    if need > budget:
+        largest = int(budget**0.5)
+        raise TableTooLarge(
+            f"{game.name} has {game.size} codes: its feedback table would need {format_bytes(need)}, over the "
+            f"memory budget of {format_bytes(budget)}; accepted are games of at most {largest} codes within "
+            f"this budget (raise it with --memory where a command offers it)"
+        )
+
+
+def feedback_table(game: Game, memory: int | None = None) -> np.ndarray:
     """The (codes, codes) uint8 table of hints, guess by secret. Built on first use and cached per game.
 
-    The table is symmetric: swapping guess and secret changes neither bulls nor common symbols.
+    Raises :class:`TableTooLarge` before allocating anything when the table needs more than ``memory``
+    bytes (default :func:`default_memory`). The table is symmetric: swapping guess and secret changes
+    neither bulls nor common symbols.
     """
+    check_table(game, memory)
+    return _feedback_table(game)
+
+
+@cache
+def _feedback_table(game: Game) -> np.ndarray:
     every = np.arange(game.size)
     table = score_many(game, every, every)
     table.flags.writeable = False

@@ -55,7 +55,7 @@ class BadInput(TreegenError):
     """A scripted session's input is malformed, inconsistent, or ended before the secret was found."""
 
 
-def solve(tree: Tree, secret: str) -> list[tuple[str, str]]:
+def moves_for(tree: Tree, secret: str) -> list[tuple[str, str]]:
     """The (guess, hint) pairs the tree plays against ``secret``, ending with the all-bulls hint.
 
     Raises ``CodeError`` for an illegal secret and :class:`TreeError` if the tree does not solve it.
@@ -300,7 +300,7 @@ def suggest(game: Game, alive: list[int], pure_max: int = PURE_ADVICE_MAX) -> tu
 
 def play_secret(tree: Tree, secret: str) -> int:
     """``treegen play --secret``: print each guess and hint until solved."""
-    moves = solve(tree, secret)
+    moves = moves_for(tree, secret)
     for n, (guess, hint) in enumerate(moves, 1):
         print(f"guess {n}: {guess}  {_hint_text(tree.game, hint)}")
     print(f"solved in {_plural(len(moves), 'guess', 'guesses')}")
@@ -515,48 +515,3 @@ def _replay(game: Game, history: list[tuple[str, str]], final: int, con: Console
             return EXIT_INTERNAL
         con.say(f"  guess {n}: {guess}  {given}  = hint({guess}, {secret})")
     return EXIT_OK
-
-
-# -- the command -------------------------------------------------------------------------------------------
-
-
-def load_source(args) -> tuple[Game, Tree | None]:
-    """The game and the tree to play with: the one place that reads ``--tree`` (and ``--game``).
-
-    A tree is required except for ``--host --evil``, which then plays ``--game`` (default bulls-cows).
-    """
-    from .rules import DEFAULT_GAME, resolve_game
-    from .tree import load_tree
-
-    game = resolve_game(args.game) if args.game else None
-    if args.tree is None:
-        if not (args.host and args.evil):
-            raise TreeError("play needs --tree FILE (only --host --evil plays without a tree)")
-        return game or resolve_game(DEFAULT_GAME), None
-    tree = load_tree(args.tree, game)
-    return tree.game, tree
-
-
-def run(args) -> int:
-    """``treegen play``: dispatch on --secret / --host [--evil] / interactive."""
-    import random
-
-    if args.secret is not None and args.host:
-        raise TreeError("--secret and --host do not go together: --secret plays a given secret, --host picks one")
-    if args.seed is not None and not args.host:
-        raise TreeError("--seed applies only with --host")
-    if args.evil and not args.host:
-        raise TreeError("--evil applies only with --host")
-    if args.evil and args.seed is not None:
-        raise TreeError("--seed and --evil do not go together: the evil host picks no secret")
-    game, tree = load_source(args)
-    if args.secret is not None:
-        return play_secret(tree, args.secret)
-    with Console() as con:
-        if args.host:
-            if args.evil:
-                setter = EvilSetter(game)
-            else:
-                setter = FixedSecret(game, random.Random(args.seed).randrange(game.size))
-            return play_host(game, tree, setter, con)
-        return play_guesser(tree, con)

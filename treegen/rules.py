@@ -15,6 +15,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Games with tree files, tables and exact search: at most 8 positions and 200000 codes. Playing and
+# sampling a strategy without a table (treegen.livescore) also takes games of up to 10 positions
+# (resolve_game(..., large=True)); their size is then limited by memory, not by a fixed count.
+MAX_POSITIONS = 10
+TABLE_MAX_POSITIONS = 8
+MAX_CODES = 200_000
 
 Code = int
 """A code of a game: the index of its symbol tuple in ``Game.codes`` (text only via parse/format_code)."""
@@ -54,8 +60,8 @@ class Game:
     notation: str = "ab"
 
     def __post_init__(self) -> None:
-        if not 1 <= self.positions <= 8:
-            raise GameError(f"a game needs 1 to 8 positions, not {self.positions}")
+        if not 1 <= self.positions <= MAX_POSITIONS:
+            raise GameError(f"a game needs 1 to {MAX_POSITIONS} positions, not {self.positions}")
         if len(set(self.alphabet)) != len(self.alphabet) or not 2 <= len(self.alphabet) <= len(SYMBOLS):
             raise GameError(f"a game needs 2 to {len(SYMBOLS)} distinct symbols, not {self.alphabet!r}")
         if not self.repeats and self.positions > len(self.alphabet):
@@ -193,21 +199,29 @@ DEFAULT_GAME = "bulls-cows"
 _SPEC = re.compile(r"^(bc|mm):(\d+):(\d+)$")
 
 
-def resolve_game(name: str) -> Game:
-    """The game named by a preset name or a ``bc:P:N`` / ``mm:P:N`` spec."""
+def resolve_game(name: str, *, large: bool = False) -> Game:
+    """The game named by a preset name or a ``bc:P:N`` / ``mm:P:N`` spec.
+
+    Specs have at most 8 positions and 200000 codes, unless ``large``: then up to 10 positions and
+    any number of codes, for callers that need no code list or table and check memory themselves.
+    """
     key = name.strip().lower()
     if key in PRESETS:
         return PRESETS[key]
     m = _SPEC.match(key)
     if m:
         kind, p, n = m.group(1), int(m.group(2)), int(m.group(3))
-        if not 1 <= p <= 8 or not 2 <= n <= len(SYMBOLS):
+        most = MAX_POSITIONS if large else TABLE_MAX_POSITIONS
+        if not 1 <= p <= most or not 2 <= n <= len(SYMBOLS):
             raise GameError(
-                f"game spec {name!r} is out of range: positions 1-8 and symbols 2-{len(SYMBOLS)} are accepted"
+                f"game spec {name!r} is out of range: positions 1-{most} and symbols 2-{len(SYMBOLS)} are accepted"
             )
         game = Game(key, p, SYMBOLS[:n], kind == "mm", "pegs" if kind == "mm" else "ab")
-        if game.size > 200_000:
-            raise GameError(f"game {name!r} has {game.size} codes; at most 200000 are supported")
+        if game.size > MAX_CODES and not large:
+            raise GameError(
+                f"game {name!r} has {game.size} codes; at most {MAX_CODES} are supported here "
+                f"(treegen play --strategy and treegen eval --sample take larger games)"
+            )
         return game
     raise GameError(
         f"unknown game {name!r}: use one of {', '.join(PRESETS)}, or a spec such as bc:3:6 "
@@ -242,6 +256,14 @@ def game_to_dict(game: Game) -> dict:
 # -- codes ---------------------------------------------------------------------------------------
 def parse_code(game: Game, text: str) -> int:
     """The code written as ``text`` (spaces ignored, letters in any case)."""
+    return game.code_index[parse_symbols(game, text)]
+
+
+def parse_symbols(game: Game, text: str) -> tuple[int, ...]:
+    """The symbol indices of the code written as ``text``; ``CodeError`` for an illegal code.
+
+    Needs no code list, so games too large for one (``treegen.livescore``) parse codes with it too.
+    """
     raw = "".join(str(text).split()).upper()
     if len(raw) != game.positions:
         raise CodeError(
@@ -258,7 +280,7 @@ def parse_code(game: Game, text: str) -> int:
         symbols.append(k)
     if not game.repeats and len(set(symbols)) != len(symbols):
         raise CodeError(f"code {text!r} repeats a symbol; {game.name} codes have all different symbols")
-    return game.code_index[tuple(symbols)]
+    return tuple(symbols)
 
 
 def format_code(game: Game, code: int) -> str:

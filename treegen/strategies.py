@@ -111,13 +111,30 @@ class Built:
     """A built tree and how it was made.
 
     ``scored`` has one row ``(depth, nodes, guesses, most)`` per depth where guesses were scored: at
-    ``nodes`` nodes, ``guesses`` scored in all and ``most`` at one node (the root is depth 1).
+    ``nodes`` nodes, ``guesses`` scored in all and ``most`` at one node (the root is depth 1); where a
+    possible secret tells all the others apart, only the possible secrets are scored.
     ``seconds`` is the wall time of the build (the feedback table and any check included).
     """
 
     tree: object  # tree.Tree
     scored: tuple[tuple[int, int, int, int], ...]
     seconds: float
+
+
+def uses_table(game: Game, strategy: str, memory: int | None = None) -> bool:
+    """Whether ``build_tree`` reads hints from the feedback table by default, rather than on the fly.
+
+    Only a scored strategy of a game whose codes do not fit the packed masks of the fast on-the-fly
+    kernel (positions * symbols > 64, e.g. bc:3:36), and only if its table fits in ``memory`` bytes
+    (default a quarter of the machine's memory). Strategies that score nothing split each node once,
+    and the packed kernel scores about as fast as table lookups (bulls-cows entropy 0.16 s against
+    0.18 s from a table already built) without building the table first: mm:6:6 entropy takes 15 s
+    of CPU and 178 MB on the fly, 40 s and 2.3 GB with the table.
+    """
+    from .feedback import table_fits
+    from .livescore import packable
+
+    return get_strategy(strategy).kind == "scored" and not packable(game) and table_fits(game, memory)
 
 
 def build_tree(
@@ -131,13 +148,22 @@ def build_tree(
     symmetry: bool = True,
     check: bool = False,
     progress: Callable[[int], None] | None = None,
+    memory: int | None = None,
+    table: bool | None = None,
 ) -> Built:
     """Build the tree of ``strategy`` over every secret of ``game``; deterministic.
 
-    The opening is ``first`` (a code string; default the lowest code, 0000... for digit-sweep). Later,
-    a lone possible secret is guessed, of two the lower; otherwise the strategy picks. Scored strategies
+    The opening is ``first`` (a code string). Without it, a scored strategy opens with the code it
+    scores best over every code, as at any other node (one per class of equivalent first guesses, so
+    a handful of codes); the others open with the lowest code (0000... for digit-sweep). Later, a lone
+    possible secret is guessed, of two the lower; otherwise the strategy picks. Scored strategies
     consider every code of the game (only the possible ones with ``consistent_only``), one per class of
     equivalent guesses (``symmetry``; it changes no result, only the time).
+
+    Hints are computed on the fly by ``treegen.livescore`` (memory grows with the secrets, not
+    codes²), or read from the feedback table: see :func:`uses_table` (``table`` True or False forces
+    one way; True raises ``feedback.TableTooLarge`` over ``memory``). Both give the same tree, byte
+    for byte.
 
     Equal scores (see FLOAT_TIE) go, with ``tie="possible"``, to the lowest possible code, else to the
     lowest code. ``tie="paper"`` does what seed 001's program does: it scans only the codes whose
@@ -150,7 +176,8 @@ def build_tree(
     ``rules.CodeError`` for a bad ``first``.
     """
     from . import kernels
-    from .feedback import CODE_DTYPE, feedback_table
+    from .feedback import CODE_DTYPE, code_digits, feedback_table
+    from .livescore import LiveCodes
     from .symmetry import canonical_guesses, fresh_symbol_guesses
     from .tree import Node, Stats, Tree
     from .verify import make_tree
@@ -165,13 +192,32 @@ def build_tree(
         raise StrategyError(f"--seed applies only to random-consistent, not {strat.name}")
     if consistent_only and strat.kind != "scored":
         raise StrategyError(f"--consistent-only applies only to scored strategies, not {strat.name}")
-    opening = 0  # the lowest code; for digit-sweep, symbol 0 in every position
+    opening = None  # chosen by score (scored strategies), else the lowest code
+    if strat.kind != "scored":
+        opening = 0  # the lowest code; for digit-sweep, symbol 0 in every position
     if first is not None:
         opening = parse_code(game, first)
         if strat.kind == "sweep" and opening != 0:
             raise StrategyError(f"digit-sweep always opens with {format_code(game, 0)}")
 
-    table = feedback_table(game)
+    if uses_table(game, strat.name, memory) if table is None else table:
+        table = feedback_table(game, memory)
+
+        def split(guess: int, secrets: np.ndarray):
+            return kernels.split_by_hint(table, guess, secrets, nslots)
+
+        def guess_scores(guesses, secrets, slots, maximum, f):
+            return kernels.guess_scores(table, guesses, secrets, nslots, slots, maximum, f)
+
+    else:
+        live = LiveCodes.of(game, code_digits(game))
+
+        def split(guess: int, secrets: np.ndarray):
+            return live.split(guess, secrets)
+
+        def guess_scores(guesses, secrets, slots, maximum, f):
+            return live.scores(guesses, secrets, slots, maximum, f)
+
     npos, nslots, win = game.positions, game.hint_slots, game.win_hint
     every = np.arange(game.size, dtype=CODE_DTYPE)
     # Every hint with bulls + cows <= positions, in hint order (impossible ones just stay empty).
@@ -198,7 +244,31 @@ def build_tree(
     histogram = [0] * (game.size + 2)
     report = progress or (lambda k: None)
 
+    # A possible secret that tells all the others apart (every class a singleton) has the least score
+    # any guess can have, for every scored strategy: max n = 1; sum n^2 = n; sum n ln n = 0; the
+    # entropy is log2 n; the classes are n; and sum over the non-winning hints of n ln(n + 1) is at
+    # least (n - n_win) ln 2 >= (n - 1) ln 2, reached only by such a secret. Every other split scores
+    # worse by far more than FLOAT_TIE (entropy: by 2/n bits). Ties go to the lowest possible code, so
+    # the pick is the lowest such secret, found by scoring the secrets alone (n^2 hints instead of
+    # n * guesses); it exists only when n is at most the number of hints. Not under tie="paper",
+    # which prefers the last of the tied codes its scan meets.
+    every_hint = np.array(sorted(game.possible_hints), dtype=np.int64)
+
+    def perfect_secret(secrets: np.ndarray) -> int:
+        if paper or secrets.size > every_hint.size:
+            return -1
+        worst = guess_scores(secrets, secrets, every_hint, True, no_f)
+        hits = np.flatnonzero(worst == 1.0)
+        return int(secrets[hits[0]]) if hits.size else -1
+
     def choose_scored(secrets: np.ndarray, history: list[int], depth: int) -> int:
+        perfect = perfect_secret(secrets)
+        if perfect >= 0:
+            row = scored.setdefault(depth, [0, 0, 0])
+            row[0] += 1
+            row[1] += secrets.size
+            row[2] = max(row[2], secrets.size)
+            return perfect
         eligible = None
         if paper:
             fresh = fresh_symbol_guesses(game, history)
@@ -220,7 +290,7 @@ def build_tree(
             f = f_all
         else:
             f = np.ascontiguousarray(strat.f(np.arange(secrets.size + 1, dtype=np.float64), secrets.size))
-        scores = kernels.guess_scores(table, guesses, secrets, nslots, slots, strat.maximum, f)
+        scores = guess_scores(guesses, secrets, slots, strat.maximum, f)
         row = scored.setdefault(depth, [0, 0, 0])
         row[0] += 1
         row[1] += guesses.size
@@ -228,7 +298,7 @@ def build_tree(
         return int(guesses[kernels.pick_guess(scores, guesses, secrets, eligible, paper, tol)])
 
     def choose(secrets: np.ndarray, history: list[int], depth: int) -> int:
-        if depth == 1:
+        if depth == 1 and opening is not None:
             return opening
         if secrets.size <= 2 or strat.kind == "first":
             return int(secrets[0])
@@ -250,7 +320,7 @@ def build_tree(
             report(1)
             return Node(codes[int(secrets[0])])
         guess = choose(secrets, history, depth)
-        order, starts = kernels.split_by_hint(table, guess, secrets, nslots)
+        order, starts = split(guess, secrets)
         children = []  # in hint order, which is the file's (bulls, then cows)
         after = history + [guess]
         for h in range(nslots):
@@ -267,7 +337,7 @@ def build_tree(
         return Node(codes[guess], tuple(children))
 
     root = grow(every, [], 1)
-    provenance: dict = {"first": codes[opening]}
+    provenance: dict = {"first": root.guess}
     if strat.kind == "scored":
         provenance.update(consistent_only=consistent_only, tie=tie)
     if strat.kind == "random":
