@@ -496,4 +496,5 @@ def test_host_pegs_and_bad_options(trees, capsys):
         assert main(["play", "--tree", trees["mastermind"], *argv]) == 2
         assert message in capsys.readouterr().err
     assert main(["play", "--host"]) == 2
-    assert capsys.readouterr().err == "treegen: error: play needs --tree FILE (only --host --evil plays without a tree)\n"
+    assert capsys.readouterr().err == (
+        "treegen: error: play needs --tree FILE (or --strategy S, or --host --evil to play without a tree)\n")
