@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Literal
 
 import numpy as np
 
@@ -17,7 +18,9 @@ from .rules import Game, TreegenError, format_code, format_hint, parse_code
 # the same tree, and trees independent of how a machine's log rounds its last bit.
 FLOAT_TIE = 1e-9
 
-TIES = ("possible", "paper")
+Tie = Literal["possible", "paper"]
+"""How equal scores are broken: the lowest possible code (``possible``) or as seed 001's program does."""
+TIES: tuple[Tie, ...] = ("possible", "paper")
 
 
 class StrategyError(TreegenError):
@@ -144,7 +147,7 @@ def build_tree(
     first: str | None = None,
     consistent_only: bool = False,
     seed: int | None = None,
-    tie: str = "possible",
+    tie: Tie = "possible",
     symmetry: bool = True,
     check: bool = False,
     progress: Callable[[int], None] | None = None,
