@@ -18,7 +18,16 @@ pytestmark = pytest.mark.ray
 
 
 @pytest.fixture(scope="module")
-def local_ray():
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as mp:
+        yield mp
+
+
+@pytest.fixture(scope="module")
+def local_ray(monkeypatch_module):
+    # as RayExecutor does for a local Ray: workers at normal priority (Ray's default niceness is 15, which
+    # starves them on a loaded machine)
+    monkeypatch_module.setenv("RAY_worker_niceness", "0")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
              _node_ip_address="127.0.0.1")
     yield

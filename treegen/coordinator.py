@@ -206,6 +206,9 @@ class RayExecutor:
             options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
             try:
                 if address is None:
+                    # Ray runs its workers at niceness 15 by default; here they do the search itself, so a
+                    # busy machine would starve them behind any other job.
+                    os.environ.setdefault("RAY_worker_niceness", "0")
                     ray.init(num_cpus=workers, _node_ip_address="127.0.0.1", **options)
                 else:
                     ray.init(address=address, **options)
