@@ -123,6 +123,10 @@ def verify_tree(tree: Tree, max_guesses: int | None = None) -> Stats:
             if name == "histogram":
                 want, have = list(want), list(have)
             raise InvalidTree((), f"stats: {name} is {have} in the file but the tree gives {want}")
+    from . import static  # a static set's file: its claims (standard library only)
+
+    if static.claims_static(tree):
+        static.check_static_tree(tree)
     return stats
 
 
