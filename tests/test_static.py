@@ -60,12 +60,14 @@ def test_two_peg_numbers_match_the_published_table():
 
 
 def test_cp_sat_refutes_a_size_with_clauses():
-    # mm:3:4 needs CP-SAT iterations (the counting bounds alone say only 3)
+    # Without the counting bounds, refuting 2 guesses for mm:3:4 takes the lazy clause loop.
     game = resolve_game("mm:3:4")
-    got = static.find_static(game)
+    got = static.find_static(game, 2, use_bounds=False)
+    assert got.proved and got.guesses is None and got.lower_bound == 3
     assert got.iterations > 0 and got.constraints > 0
-    assert len(got.guesses) == 3 and naive_separates(game, got.guesses)
     assert not any(naive_separates(game, s) for s in itertools.combinations(range(game.size), 2))
+    found = static.find_static(game, 3, use_bounds=False)
+    assert found.proved and naive_separates(game, found.guesses)
 
 
 def test_counting_bounds_are_never_above_the_truth():

@@ -412,7 +412,7 @@ def find_static(
             if use_bounds and case.bound > k:
                 result.cases_bounded += 1
                 continue
-            outcome = _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say)
+            outcome = _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say, use_bounds)
             if outcome is None:  # time limit
                 result.timed_out = True
                 result.seconds = time.perf_counter() - start
@@ -448,7 +448,7 @@ def _pad(code: int, size: int, n: int) -> tuple[int, ...]:
     return tuple(sorted([code, *rest]))
 
 
-def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say):
+def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say, use_filter=True):
     """The lazy loop for one size and one symmetry case. Returns the set (list of ints), False when the
     case is infeasible, or None when the time limit stopped it. Appends the new clauses to ``pairs``."""
     import numpy as np
@@ -461,6 +461,18 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
     if slots_needed < 0 or slots_needed > free.size:
         return False
     m = slots_needed
+    if use_filter and m >= 1 and fixed:
+        # Counting filter on the domain: a code c of the set leaves, with the fixed codes, classes that
+        # the other m - 1 guesses (each with at most h hints) must separate, so c is only useful if its
+        # largest class with the fixed codes has at most h^(m-1) secrets.
+        h = hint_count(game)
+        base = hint_labels(table, fixed)
+        keys = base[None, :] * game.hint_slots + table[free].astype(np.int64)
+        biggest = np.array([np.unique(row, return_counts=True)[1].max() for row in keys])
+        free = free[biggest <= h ** (m - 1)]
+        if free.size < m:
+            say(f"k={k}, case {' '.join(format_code(game, c) for c in fixed)}: closed by the domain filter")
+            return False
     model = cp_model.CpModel()
     # y_j: the index (into the allowed codes) of the j-th free guess, in increasing order (a set has one
     # such listing, so this is no loss); the case's fixed codes are not variables.
