@@ -218,3 +218,25 @@ def test_format_of_the_guesses_is_the_games():
     got = static.static_tree(game, static.StaticResult(game, 6, tuple(parse_code(game, c) for c in GREENWELL),
                                                        4, False, False, static.Bounds(14, 3, 0, 4)))
     assert got.root.guess == "1221" and [format_code(game, parse_code(game, c)) for c in GREENWELL] == GREENWELL
+
+
+SHIPPED = sorted(
+    f for f in os.listdir(os.path.join(os.path.dirname(__file__), "..", "trees")) if "static" in f
+)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_static_files_verify(name):
+    path = os.path.join(os.path.dirname(__file__), "..", "trees", name)
+    tree = load_tree(path)
+    verify_tree(tree)  # includes the static checks
+    claim = tree.provenance["static"]
+    game = tree.game
+    assert naive_separates(game, [parse_code(game, c) for c in claim["guesses"]])
+    assert claim["lower_bound"] >= static._need(game.size, static.hint_count(game))  # h^k >= N
+
+
+def test_greenwell_is_shipped():
+    assert "mastermind-static-greenwell.json" in SHIPPED
+    tree = load_tree(os.path.join(os.path.dirname(__file__), "..", "trees", "mastermind-static-greenwell.json"))
+    assert tree.provenance["static"]["guesses"] == GREENWELL

@@ -308,7 +308,7 @@ def cmd_static(args) -> int:
 
     Exit 0: the file is written and its claim proved (least size, or a set of size K); 1: no static set of
     K guesses exists (proved); 4: the time limit stopped the search (the best set so far is written, with
-    ``proved_minimum`` false, when there is one).
+    ``proved_minimum`` false, when there is one); also when CP-SAT runs out of memory or gives up first.
     """
     import os
 
@@ -368,7 +368,7 @@ def cmd_static(args) -> int:
               f"(proved: at least {result.lower_bound})", file=sys.stderr)
         return 1
     if result.guesses is None:
-        print(f"treegen: time limit: no set of {args.size} found and none refuted; "
+        print(f"treegen: {result.stopped}: no set of {args.size} found and none refuted; "
               f"static >= {result.lower_bound}; no file written", file=sys.stderr)
         return 4
     tree = static.static_tree(game, result, args.objective)
@@ -376,7 +376,7 @@ def cmd_static(args) -> int:
     k = len(result.guesses)
     claim = tree.provenance["static"]
     if args.size is None and not args.guesses:
-        state = "proved" if claim["proved_minimum"] else "not proved (time limit)"
+        state = "proved" if claim["proved_minimum"] else f"not proved ({result.stopped})"
         print(f"static   {result.lower_bound} <= static({game.name}) <= {upper}: {state}")
     else:
         print(f"static   a static set of {k}; static({game.name}) >= {claim['lower_bound']}"

@@ -312,7 +312,8 @@ class StaticResult:
     ``guesses`` is the best static set found (code ints, ascending) or None; ``lower_bound`` is proved:
     no static set has fewer guesses. ``proved`` means the search finished: without a requested size,
     ``lower_bound == len(guesses)``; with one, the size was either found or refuted (``guesses`` None and
-    ``lower_bound`` > size). ``timed_out`` means the time limit stopped it first.
+    ``lower_bound`` > size). ``timed_out`` means the search stopped first: the time limit, or CP-SAT
+    out of memory or giving up (``stopped`` says which).
     """
 
     game: Game
@@ -328,6 +329,7 @@ class StaticResult:
     cases_bounded: int = 0
     seconds: float = 0.0
     log: list[str] = field(default_factory=list)
+    stopped: str = "time limit"  # why a search with timed_out set stopped
 
 
 Progress = Callable[[int, int | None, str], None]
@@ -416,7 +418,7 @@ def find_static(
             if outcome is None:  # time limit
                 result.timed_out = True
                 result.seconds = time.perf_counter() - start
-                say(f"time limit at k={k}, case {number} of {len(cases)}")
+                say(f"{result.stopped} at k={k}, case {number} of {len(cases)}")
                 return result
             result.cases_solved += 1
             if outcome is not False:
@@ -515,12 +517,18 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
             if left <= 0:
                 return None
             solver.parameters.max_time_in_seconds = left
-        status = solver.solve(model)
+        try:
+            status = solver.solve(model)
+        except MemoryError:
+            result.stopped = "CP-SAT ran out of memory"
+            return None
         result.iterations += 1
         if status == cp_model.INFEASIBLE:
             say(f"{where}: infeasible ({result.iterations} solves, {result.constraints} clauses so far)")
             return False
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if deadline is None or time.perf_counter() < deadline:
+                result.stopped = f"CP-SAT stopped with status {solver.status_name(status)} before the time limit"
             return None
         chosen = fixed + [int(free[solver.value(v)]) for v in y]
         missing = unseparated_pairs(table, chosen)
