@@ -549,6 +549,87 @@ def cmd_serve(args) -> int:
     return serve.run(args.trees, args.port, args.open)
 
 
+def cmd_static(args) -> int:
+    """``treegen static``: the least static set (or one of --size K), proved with CP-SAT; see treegen/static.py.
+
+    Exit 0: the file is written and its claim proved (least size, or a set of size K); 1: no static set of
+    K guesses exists (proved); 4: the time limit stopped the search (the best set so far is written, with
+    ``proved_minimum`` false, when there is one); also when CP-SAT runs out of memory or gives up first.
+    """
+    from . import static
+    from .files import output_file
+    from .report import format_stats
+    from .rules import parse_code
+    from .tree import save_tree
+
+    game = resolve_game(args.game)
+    out = args.output if args.output is not None else f"{game.name.replace(':', '-')}-static.json"
+    output_file(out, "tree file")
+    h = static.hint_count(game)
+    if args.guesses:
+        codes = [parse_code(game, c) for c in args.guesses.replace(",", " ").split()]
+        if len(set(codes)) != len(codes):
+            raise TreegenError("--guesses repeats a code; give distinct codes")
+        if not static.is_static_set(game, codes):
+            print(f"treegen: these {len(codes)} guesses do not tell every two secrets of {game.name} apart",
+                  file=sys.stderr)
+            return 1
+        bounds = static.counting_bounds(game)
+        result = static.StaticResult(game, len(codes), tuple(codes), min(bounds.lower, len(codes)),
+                                     bounds.lower >= len(codes), False, bounds)
+    else:
+        bar = None
+        if not args.quiet:
+            from tqdm import tqdm
+
+            bar = tqdm(total=None, desc=f"static {game.name}", unit="step", file=sys.stderr, leave=False, delay=1.0,
+                       bar_format="{desc}: {postfix} [{elapsed}]")
+
+        def progress(lower: int, upper: int | None, note: str) -> None:
+            bar.set_postfix_str(f"{lower} <= static <= {'?' if upper is None else upper}; {note}", refresh=False)
+            bar.update(1)
+
+        try:
+            result = static.find_static(
+                game, args.size, workers=args.workers, seed=args.seed, time_limit=args.time_limit,
+                progress=progress if bar is not None else None,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+    upper = None if result.guesses is None else len(result.guesses)
+    print(f"game     {game.describe()}; {h} possible hints")
+    print(f"bounds   counting: at least {result.bounds.lower} (h^k >= N: {result.bounds.plain}; "
+          f"{result.bounds.cases} symmetry cases)")
+    print(f"search   {result.iterations} CP-SAT solves, {result.constraints} separation clauses, "
+          f"{result.cases_solved} cases solved, {result.cases_bounded} closed by counting, "
+          f"{result.seconds:.1f} s with {args.workers} worker{'s' if args.workers != 1 else ''}")
+    if args.size is not None and result.guesses is None and not result.timed_out:
+        print(f"treegen: no static set of {args.size} guesses separates the secrets of {game.name} "
+              f"(proved: at least {result.lower_bound})", file=sys.stderr)
+        return 1
+    if result.guesses is None:
+        print(f"treegen: {result.stopped}: no set of {args.size} found and none refuted; "
+              f"static >= {result.lower_bound}; no file written", file=sys.stderr)
+        return 4
+    tree = static.static_tree(game, result, args.objective)
+    save_tree(tree, out)
+    k = len(result.guesses)
+    claim = tree.provenance["static"]
+    if args.size is None and not args.guesses:
+        state = "proved" if claim["proved_minimum"] else f"not proved ({result.stopped})"
+        print(f"static   {result.lower_bound} <= static({game.name}) <= {upper}: {state}")
+    else:
+        print(f"static   a static set of {k}; static({game.name}) >= {claim['lower_bound']}"
+              + (" (so it is least)" if claim["proved_minimum"] else ""))
+    print("guesses  " + " ".join(claim["guesses"]))
+    print(f"total    {claim['total']} = k(k+1)/2 + (N-k)(k+1): the same for every static set of {k}"
+          + ("; --objective average has nothing else to choose" if args.objective == "average" else ""))
+    print(format_stats(tree.stats))
+    print(f"wrote    {out}")
+    return 4 if result.timed_out else 0
+
+
 def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first", default=None, metavar="CODE",
                    help="the opening guess (default: scored strategies choose it by their score, others the lowest code)")
@@ -799,6 +880,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trees", default=None, metavar="DIR",
                    help="folder of tree files to list (default: the repository's trees/ when run from a checkout, else the current folder)")
     p.add_argument("--open", action="store_true", help="open the page in the default web browser")
+
+    p = command(
+        "static", cmd_static,
+        "the static game: fewest guesses written down at once whose hints name the secret (OR-Tools CP-SAT)",
+        "  treegen static --game mm:2:5                 # least size with its proof: 4\n"
+        "  treegen static --game mastermind --size 4    # exit 1: no static set of 4 guesses\n"
+        "  treegen static --game mastermind --guesses '1221 2354 3311 4524 5656 6643'   # check a set\n"
+        "  treegen static --game bulls-cows --time-limit 600 -o bc-static.json\n"
+        "\n  and for static only: exit 4 when the search stopped (time limit, or CP-SAT gave up) before a proof;\n"
+        "  the best set so far is written, marked proved_minimum: false\n",
+    )
+    _add_game(p)
+    p.add_argument("--size", type=int, default=None, metavar="K",
+                   help="find a set of exactly K guesses or prove that none exists (exit 1)")
+    p.add_argument("--objective", choices=("size", "average"), default="size",
+                   help="size: least number of guesses (default); average: least total among least sets, "
+                   "which is the same for every set (reported, see README)")
+    p.add_argument("--guesses", default=None, metavar="CODES",
+                   help="check and write this set (codes separated by spaces or commas) instead of searching")
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="where to write the tree (default GAME-static.json)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="stop after S seconds and report the best bounds (exit 4)")
+    p.add_argument("--workers", type=int, default=2, metavar="N", help="CP-SAT workers (default 2)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="CP-SAT random seed (default 0)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     return parser
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .rules import CodeError, Game, format_code, format_hint, parse_code
+from .rules import CodeError, Game, TreegenError, format_code, format_hint, parse_code
 from .tree import InvalidTree, Node, Stats, Tree, TreeError, walk
 
 _EXAMPLES = 3  # secrets named in a message
@@ -206,4 +206,89 @@ def verify_tree(tree: Tree, max_guesses: int | None = None) -> Stats:
                 want, have = list(want), list(have)
             raise InvalidTree((), f"stats: {name} is {have} in the file but the tree gives {want}")
     check_claims(tree, stats)
+    if claims_static(tree):
+        check_static_tree(tree)
     return stats
+
+
+# -- static sets (treegen.static writes them; checked here without ortools) ----------------------------
+
+STATIC_STRATEGY = "static-size"
+
+
+def static_total(secrets: int, k: int) -> int:
+    """Total guesses over all secrets of any static set of size k: the secret g_j is solved by guess j,
+    every other one by guess k + 1 (every code is a possible secret, so the set never matters)."""
+    return k * (k + 1) // 2 + (secrets - k) * (k + 1)
+
+
+def static_worst(secrets: int, k: int) -> int:
+    """Worst case of any static set of size k: k + 1, or k when every secret is in the set."""
+    return k + 1 if secrets > k else k
+
+
+def check_static_tree(tree: Tree) -> None:
+    """Check a tree that claims to be static (``provenance["static"]``); standard library only.
+
+    The tree must already have passed ``verify.check_root``. Raises InvalidTree unless: the recorded
+    guesses are distinct legal codes, ``size`` is their number, every node at depth j <= k guesses g_j,
+    every node at depth k + 1 is a leaf (one secret left), the recorded total and worst case are those
+    of the tree, and the recorded bounds are consistent (lower_bound <= size, proved_minimum iff equal).
+    The lower bound itself is a proof that only the solver can redo (``treegen static --size K-1``).
+    """
+    prov = tree.provenance if isinstance(tree.provenance, Mapping) else {}
+    claims = prov.get("static")
+    game = tree.game
+    if not isinstance(claims, Mapping):
+        raise InvalidTree((), "provenance 'static' must be an object with guesses, size and lower_bound")
+    guesses = claims.get("guesses")
+    if not isinstance(guesses, list) or not guesses or not all(isinstance(g, str) for g in guesses):
+        raise InvalidTree((), "static: 'guesses' must be a non-empty list of codes")
+    for g in guesses:
+        try:
+            if format_code(game, parse_code(game, g)) != g:
+                raise InvalidTree((), f"static: guess {g!r} is not written canonically")
+        except TreegenError as exc:
+            if isinstance(exc, InvalidTree):
+                raise
+            raise InvalidTree((), f"static: guess {g!r} is not a legal code: {exc}") from None
+    if len(set(guesses)) != len(guesses):
+        raise InvalidTree((), "static: the guesses repeat a code")
+    k = len(guesses)
+    for key in ("size", "lower_bound", "total", "worst_case"):
+        v = claims.get(key)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise InvalidTree((), f"static: {key!r} must be an integer, not {v!r}")
+    if claims["size"] != k:
+        raise InvalidTree((), f"static: size is {claims['size']} but {k} guesses are listed")
+    lower, proved = claims["lower_bound"], claims.get("proved_minimum")
+    if not isinstance(proved, bool):
+        raise InvalidTree((), "static: 'proved_minimum' must be true or false")
+    if not 1 <= lower <= k:
+        raise InvalidTree((), f"static: lower_bound {lower} must be between 1 and the size {k}")
+    if proved != (lower == k):
+        raise InvalidTree((), f"static: proved_minimum is {str(proved).lower()} but lower_bound {lower} and size {k}")
+    stats = tree.stats
+    if claims["total"] != stats.total or claims["worst_case"] != stats.max_guesses:
+        raise InvalidTree(
+            (), f"static: total {claims['total']} and worst case {claims['worst_case']} are recorded but the tree "
+            f"gives {stats.total} and {stats.max_guesses}"
+        )
+    if stats.total != static_total(game.size, k):
+        raise InvalidTree((), f"static: a static set of {k} gives total {static_total(game.size, k)}, not {stats.total}")
+
+    def walk(node: Node, depth: int, path: tuple[str, ...]) -> None:
+        if depth <= k:
+            if node.guess != guesses[depth - 1]:
+                raise InvalidTree(path, f"not static: guess {depth} is {node.guess}, the set says {guesses[depth - 1]}")
+        elif node.next:
+            raise InvalidTree(path, f"not static: after the {k} guesses of the set one secret must be left")
+        for key, child in node.next:
+            walk(child, depth + 1, path + (node.guess, key))
+
+    walk(tree.root, 1, ())
+
+
+def claims_static(tree: Tree) -> bool:
+    """Whether the tree claims to be a static set (and so :func:`check_static_tree` applies)."""
+    return isinstance(tree.provenance, Mapping) and "static" in tree.provenance or tree.strategy == STATIC_STRATEGY

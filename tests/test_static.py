@@ -1,0 +1,242 @@
+"""The static game: CP-SAT against brute force over all subsets, the tree file, verify and the command."""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import orjson
+import pytest
+
+from clitools import run
+from treegen import static
+from treegen.rules import format_code, parse_code, resolve_game, score
+from treegen.tree import InvalidTree, Node, load_tree, tree_from_bytes
+from treegen.verify import check_root, verify_tree
+
+GREENWELL = ["1221", "2354", "3311", "4524", "5656", "6643"]  # seed 001's (1,2,2,1), (2,3,5,4), ...
+
+
+# -- an independent reference: every subset, smallest first, scored with rules.score -----------------
+
+
+def naive_separates(game, guesses) -> bool:
+    vectors = {tuple(score(game, game.codes[g], s) for g in guesses) for s in game.codes}
+    return len(vectors) == game.size
+
+
+def naive_static_number(game) -> int:
+    for k in range(1, game.size + 1):
+        if any(naive_separates(game, subset) for subset in itertools.combinations(range(game.size), k)):
+            return k
+    raise AssertionError("the whole code list always separates")
+
+
+TINY = ["mm:2:2", "mm:2:3", "mm:2:4", "mm:2:5", "mm:3:2", "mm:3:3", "bc:3:4", "mm:3:4"]
+# The lazy loop with every lever off is slow beyond these (see scripts/static_results.py for timings).
+BARE = {"mm:2:2", "mm:2:3", "mm:3:2", "mm:2:4"}
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_cp_sat_agrees_with_brute_force(name):
+    game = resolve_game(name)
+    want = naive_static_number(game)
+    got = static.find_static(game)
+    assert got.proved and not got.timed_out
+    assert len(got.guesses) == got.lower_bound == want
+    assert naive_separates(game, got.guesses)
+    if name in BARE:  # with every lever off: the lazy loop alone over all codes
+        bare = static.find_static(game, want - 1, symmetry=False, use_bounds=False)
+        assert bare.proved and bare.guesses is None and bare.lower_bound == want
+        found = static.find_static(game, want, symmetry=False, use_bounds=False)
+        assert found.proved and naive_separates(game, found.guesses)
+
+
+def test_two_peg_numbers_match_the_published_table():
+    # "Static-Mastermind" (February 2002): C(m, 2) = 2, 2, 3, 4, 4, 5 for m = 2..7 colours
+    for colours, published in zip(range(2, 8), (2, 2, 3, 4, 4, 5)):
+        got = static.find_static(resolve_game(f"mm:2:{colours}"))
+        assert got.proved and len(got.guesses) == published
+
+
+def test_cp_sat_refutes_a_size_with_clauses():
+    # Without the counting bounds, refuting 2 guesses for mm:3:4 takes the lazy clause loop.
+    game = resolve_game("mm:3:4")
+    got = static.find_static(game, 2, use_bounds=False)
+    assert got.proved and got.guesses is None and got.lower_bound == 3
+    assert got.iterations > 0 and got.constraints > 0
+    assert not any(naive_separates(game, s) for s in itertools.combinations(range(game.size), 2))
+    found = static.find_static(game, 3, use_bounds=False)
+    assert found.proved and naive_separates(game, found.guesses)
+
+
+def test_counting_bounds_are_never_above_the_truth():
+    for name in TINY + ["mm:2:7"]:
+        game = resolve_game(name)
+        assert static.counting_bounds(game).lower <= len(static.find_static(game).guesses)
+
+
+def test_hint_counts():
+    assert static.hint_count(resolve_game("mastermind")) == 14  # 3A1B never occurs
+    assert static.hint_count(resolve_game("bulls-cows")) == 14
+    assert static.hint_count(resolve_game("royale")) == 20
+
+
+def test_every_static_set_of_a_size_has_the_same_total():
+    game = resolve_game("mm:2:4")
+    totals = set()
+    for subset in itertools.combinations(range(game.size), 3):
+        if naive_separates(game, subset):
+            for order in itertools.permutations(subset):
+                root = static.static_root(game, order)
+                totals.add(check_root(game, root).total)
+    assert totals == {static.static_total(game.size, 3)} == {3 * 4 // 2 + (16 - 3) * 4}
+
+
+# -- the tree file --------------------------------------------------------------------------------
+
+
+def test_greenwell_set_is_static_and_verifies(tmp_path):
+    game = resolve_game("mastermind")
+    codes = [parse_code(game, c) for c in GREENWELL]
+    assert naive_separates(game, codes)
+    out = tmp_path / "g.json"
+    done = run("static", "--game", "mastermind", "--guesses", " ".join(GREENWELL), "-o", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    check = run("verify", str(out))
+    assert check.returncode == 0, check.stderr
+    tree = load_tree(out)
+    claim = tree.provenance["static"]
+    assert claim["guesses"] == sorted(GREENWELL) and claim["size"] == 6
+    assert tree.stats.total == 6 * 7 // 2 + (1296 - 6) * 7 == claim["total"]
+    assert tree.stats.max_guesses == 7
+
+
+def test_a_non_static_set_is_refused(tmp_path):
+    out = tmp_path / "x.json"
+    done = run("static", "--game", "mastermind", "--guesses", " ".join(GREENWELL[:5]), "-o", str(out), "-q")
+    assert done.returncode == 1 and "do not tell" in done.stderr
+    assert not out.exists()
+
+
+def _static_file(tmp_path):
+    out = tmp_path / "s.json"
+    done = run("static", "--game", "mm:2:5", "-o", str(out), "-q")
+    assert done.returncode == 0, done.stderr
+    return out, orjson.loads(out.read_bytes())
+
+
+def _rewrite(tmp_path, obj) -> str:
+    path = tmp_path / "tampered.json"
+    path.write_bytes(orjson.dumps(obj) + b"\n")
+    return str(path)
+
+
+def test_tampered_claims_fail_verify(tmp_path):
+    _, obj = _static_file(tmp_path)
+    for key, value in [("guesses", None), ("size", 5), ("lower_bound", 5), ("proved_minimum", False),
+                       ("total", 1), ("worst_case", 4)]:
+        bad = orjson.loads(orjson.dumps(obj))
+        if key == "guesses":
+            bad["provenance"]["static"]["guesses"] = list(reversed(bad["provenance"]["static"]["guesses"]))
+        else:
+            bad["provenance"]["static"][key] = value
+        done = run("verify", _rewrite(tmp_path, bad))
+        assert done.returncode == 1, (key, done.stdout)
+        assert "static" in done.stderr
+
+
+def test_an_adaptive_subtree_is_not_static(tmp_path):
+    # Swap the 2nd and 3rd guesses under one first hint: still a valid tree, but no longer static.
+    game = resolve_game("mm:2:5")
+    _, obj = _static_file(tmp_path)
+    g = obj["provenance"]["static"]["guesses"]
+    root = static.static_root(game, [parse_code(game, c) for c in g])
+    hint, child = root.next[0]
+    order = [g[0], g[2], g[1], g[3]]
+    swapped_root = static.static_root(game, [parse_code(game, c) for c in order])
+    other = swapped_root.child(hint)
+    mixed = Node(root.guess, tuple((h, other if h == hint else n) for h, n in root.next))
+    assert other.guess != child.guess
+    check_root(game, mixed)  # a valid tree
+    obj["root"] = mixed.to_obj()
+    tree = tree_from_bytes(orjson.dumps(obj))
+    with pytest.raises(InvalidTree, match="not static"):
+        verify_tree(tree)
+
+
+def test_same_command_same_bytes(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (a, b):
+        done = run("static", "--game", "mm:3:4", "-o", str(out), "-q")
+        assert done.returncode == 0, done.stderr
+    assert a.read_bytes() == b.read_bytes()
+    claim = load_tree(a).provenance["static"]
+    assert claim["proved_minimum"] and claim["lower_bound"] == claim["size"] == 3
+
+
+def test_average_objective_reports_the_constant_total(tmp_path):
+    out = tmp_path / "avg.json"
+    done = run("static", "--game", "mm:2:5", "--objective", "average", "-o", str(out), "-q")
+    assert done.returncode == 0 and "same for every static set" in done.stdout
+    tree = load_tree(out)
+    assert tree.provenance["static"]["objective"] == "average"
+    assert tree.stats.total == static.static_total(25, 4)
+
+
+def test_impossible_size_exits_1(tmp_path):
+    out = tmp_path / "n.json"
+    done = run("static", "--game", "mm:3:4", "--size", "2", "-o", str(out), "-q")
+    assert done.returncode == 1
+    assert "no static set of 2 guesses separates the secrets of mm:3:4" in done.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args", [["--size", "0"], ["--time-limit", "-1"], ["--workers", "0"],
+                                  ["--guesses", "1299"], ["--game", "xx"]])
+def test_bad_input_exits_2(tmp_path, args):
+    done = run("static", "--game", "mastermind", *args, "-o", str(tmp_path / "b.json"), "-q")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not os.listdir(tmp_path)
+
+
+def test_time_limit_exits_4_with_bounds(tmp_path):
+    out = tmp_path / "t.json"
+    done = run("static", "--game", "mm:3:4", "--time-limit", "0.01", "-o", str(out), "-q")
+    assert done.returncode == 4, done.stderr
+    if out.exists():  # the greedy set, not proved least
+        claim = load_tree(out).provenance["static"]
+        assert not claim["proved_minimum"] and claim["lower_bound"] < claim["size"]
+        assert run("verify", str(out)).returncode == 0
+    else:
+        assert "time limit" in done.stderr
+
+
+def test_format_of_the_guesses_is_the_games():
+    game = resolve_game("mastermind")
+    got = static.static_tree(game, static.StaticResult(game, 6, tuple(parse_code(game, c) for c in GREENWELL),
+                                                       4, False, False, static.Bounds(14, 3, 0, 4)))
+    assert got.root.guess == "1221" and [format_code(game, parse_code(game, c)) for c in GREENWELL] == GREENWELL
+
+
+SHIPPED = sorted(
+    f for f in os.listdir(os.path.join(os.path.dirname(__file__), "..", "trees")) if "static" in f
+)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_static_files_verify(name):
+    path = os.path.join(os.path.dirname(__file__), "..", "trees", name)
+    tree = load_tree(path)
+    verify_tree(tree)  # includes the static checks
+    claim = tree.provenance["static"]
+    game = tree.game
+    assert naive_separates(game, [parse_code(game, c) for c in claim["guesses"]])
+    assert claim["lower_bound"] >= static._need(game.size, static.hint_count(game))  # h^k >= N
+
+
+def test_greenwell_is_shipped():
+    assert "mastermind-static-greenwell.json" in SHIPPED
+    tree = load_tree(os.path.join(os.path.dirname(__file__), "..", "trees", "mastermind-static-greenwell.json"))
+    assert tree.provenance["static"]["guesses"] == GREENWELL
