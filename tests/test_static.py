@@ -10,7 +10,8 @@ import pytest
 
 from clitools import run
 from treegen import static
-from treegen.rules import format_code, parse_code, resolve_game, score
+from treegen.rules import format_code, parse_code, resolve_game
+from treegen.rules import score_symbols as score
 from treegen.tree import InvalidTree, Node, load_tree, tree_from_bytes
 from treegen.verify import check_root, verify_tree
 
