@@ -148,6 +148,7 @@ def test_listing_reads_each_file(server, trees_dir):
             "objective": tree.provenance["objective"], "cap": tree.provenance["max_guesses"],
             "secrets": tree.stats.secrets, "total": tree.stats.total,
             "average": round(tree.stats.total / tree.stats.secrets, 4), "max": tree.stats.max_guesses,
+            "hard": tree.provenance.get("consistent_only") is True, "at_worst": tree.provenance.get("at_worst"),
         }
         assert entries[name] == want
     assert entries[BC]["total"] == 26274 and entries[MM]["total"] == 5625  # REFERENCE figures
