@@ -51,6 +51,22 @@ def _hint(gd, gmask, gcount, sd, smask, scount, npos, repeats):
     return bulls * (npos + 1) + common - bulls
 
 
+@njit(cache=True, inline="always")
+def _score(counts, slots, maximum, f):
+    """One guess's score from its class sizes ``counts``: the largest class over ``slots`` (minimax), or
+    the sum of ``f[size]`` over them (the other scored strategies)."""
+    if maximum:
+        m = 0
+        for h in slots:
+            if counts[h] > m:
+                m = counts[h]
+        return np.float64(m)
+    v = 0.0
+    for h in slots:
+        v += f[counts[h]]
+    return v
+
+
 @njit(cache=True)
 def live_hints(gd, gmask, gcount, sdigits, smasks, scounts, repeats):
     """Hints (uint8) of one guess against every secret (rows of ``sdigits``)."""
@@ -77,17 +93,7 @@ def live_scores(gdigits, gmasks, gcounts, sdigits, smasks, scounts, repeats, nsl
         gc = gcounts[k]
         for j in range(ns):
             counts[_hint(gd, gm, gc, sdigits[j], smasks[j], scounts[j], npos, repeats)] += 1
-        if maximum:
-            m = 0
-            for h in slots:
-                if counts[h] > m:
-                    m = counts[h]
-            out[k] = m
-        else:
-            v = 0.0
-            for h in slots:
-                v += f[counts[h]]
-            out[k] = v
+        out[k] = _score(counts, slots, maximum, f)
     return out
 
 
@@ -184,17 +190,7 @@ def packed_scores(gpos, gsym, spos, ssym, npos, nslots, slots, maximum, f):
         for j in range(ns):
             bulls = _popcount(a & spos[j])
             counts[bulls * (npos + 1) + _popcount(b & ssym[j]) - bulls] += 1
-        if maximum:
-            m = 0
-            for h in slots:
-                if counts[h] > m:
-                    m = counts[h]
-            out[k] = m
-        else:
-            v = 0.0
-            for h in slots:
-                v += f[counts[h]]
-            out[k] = v
+        out[k] = _score(counts, slots, maximum, f)
     return out
 
 
