@@ -244,16 +244,22 @@ def test_scripted_mistakes_stop_with_status_2(bc_file, trees):
     assert rc == 2 and out.count("guess ") == 3 and "after 2 hints" in err
 
 
-def test_scripted_incomplete_tree_is_status_1(tmp_path):
+def _incomplete_tree(tmp_path):
+    """A bc:2:3 tree file without the root's last branch: (its path, the root's guess, the missing hint)."""
     game = resolve_game("bc:2:3")
     root = first_consistent(game)
     lost = sorted(root["next"])[-1]
     del root["next"][lost]
     path = tmp_path / "incomplete.json"
     path.write_bytes(file_bytes(file_obj(game, root)))
+    return path, root["guess"], lost
+
+
+def test_scripted_incomplete_tree_is_status_1(tmp_path):
+    path, guess, lost = _incomplete_tree(tmp_path)
     rc, out, err = _cli("play", "--tree", str(path), stdin=f"{lost}\n")
     assert rc == 1
-    assert err == f"treegen: the tree has no move after {root['guess']}={lost}: it is incomplete; check it with treegen verify\n"
+    assert err == f"treegen: the tree has no move after {guess}={lost}: it is incomplete; check it with treegen verify\n"
 
 
 def test_interactive_pegs(trees):
@@ -324,12 +330,7 @@ def test_tty_session_asks_again_and_takes_back(bc_file):
 
 
 def test_tty_incomplete_tree_asks_again(tmp_path):
-    game = resolve_game("bc:2:3")
-    root = first_consistent(game)
-    lost = sorted(root["next"])[-1]
-    del root["next"][lost]
-    path = tmp_path / "incomplete.json"
-    path.write_bytes(file_bytes(file_obj(game, root)))
+    path, _, lost = _incomplete_tree(tmp_path)
     rc, out, err = _tty("play", "--tree", str(path), lines=[lost, "q"])
     assert rc == 0 and "it is incomplete; check it with treegen verify; check the hint, undo, or quit" in err
 
