@@ -117,17 +117,53 @@ def _tree_game(args):
     return resolve_game(args.game) if args.game else None
 
 
-def _load(path: str, game):
-    """A tree file, or standard input for ``-``."""
-    from .tree import TreeError, load_tree, tree_from_bytes
+def _load(path: str, game, value_ok: bool = False):
+    """A tree file (or, with ``value_ok``, a value file: ``certificate``), or standard input for ``-``."""
+    from .tree import TreeError, tree_from_bytes
 
-    if path == "-":
-        try:
-            data = sys.stdin.buffer.read()
-        except OSError as exc:
-            raise TreeError(f"cannot read standard input: {exc.strerror or exc}") from None
-        return tree_from_bytes(data, "<stdin>", game)
-    return load_tree(path, game)
+    try:
+        if path == "-":
+            data, source = sys.stdin.buffer.read(), "<stdin>"
+        else:
+            with open(path, "rb") as f:
+                data, source = f.read(), path
+    except OSError as exc:
+        raise TreeError(f"cannot read {'standard input' if path == '-' else path}: {exc.strerror or exc}") from None
+    if b'"treegen-value"' in data[:4096]:
+        from .certificate import value_from_bytes
+
+        if not value_ok:
+            raise TreeError(f"{source} is a value file (format treegen-value), not a tree: check it with "
+                            "`treegen verify`")
+        vf = value_from_bytes(data, source)
+        if game is not None and (vf.game.positions, vf.game.alphabet, vf.game.repeats) != (
+                game.positions, game.alphabet, game.repeats):
+            raise TreeError(f"{source} is a value file for {vf.game.describe()}, not for {game.describe()}")
+        return vf
+    return tree_from_bytes(data, source, game)
+
+
+def _verify_value(name: str, vf, max_guesses) -> None:
+    """Check a value file's claims (``certificate.check_value``) and print what was checked."""
+    from .certificate import check_value
+    from .rules import format_code
+    from .tree import InvalidTree
+    from .verify import check_root
+
+    check_value(vf)
+    if max_guesses is not None:
+        for k, m in enumerate(vf.guesser):
+            try:
+                check_root(vf.game, m.root, max_guesses)
+            except InvalidTree as exc:
+                raise InvalidTree((f"guesser tree {k + 1}",) + tuple(exc.path), exc.reason) from None
+    print(f"{name}: valid value file for {vf.game.name}: value {vf.value} = {float(vf.value):.6f} guesses")
+    print(f"guesser  {len(vf.guesser)} tree{'s' if len(vf.guesser) != 1 else ''}, each replayed: the mixture holds "
+          f"every secret to at most {vf.value} on average")
+    setter = ", ".join(f"{format_code(vf.game, r)}: {p}" for (r, _), p in zip(vf.orbits, vf.setter))
+    print(f"setter   orbit probabilities {setter}: every listed tree averages at least {vf.value} against them")
+    print("lower    that no other tree does better rests on the exact search; rerun it with "
+          f"`treegen value --recheck {name}`")
 
 
 def cmd_verify(args) -> int:
@@ -148,7 +184,7 @@ def cmd_verify(args) -> int:
         if k:
             print()
         try:
-            tree = _load(path, game)
+            tree = _load(path, game, value_ok=True)
         except TreeError as exc:
             if len(args.file) == 1:
                 raise
@@ -157,9 +193,14 @@ def cmd_verify(args) -> int:
             worst = EXIT_USAGE
             continue
         try:
+            if not hasattr(tree, "root"):  # a value file
+                _verify_value(name, tree, args.max_guesses)
+                tally["valid"] += 1
+                continue
             stats = verify_tree(tree, args.max_guesses)
         except InvalidTree as exc:
-            print(f"treegen: {name} is not a valid tree: {exc}", file=sys.stderr)
+            kind = "tree" if hasattr(tree, "root") else "value file"
+            print(f"treegen: {name} is not a valid {kind}: {exc}", file=sys.stderr)
             tally["invalid"] += 1
             worst = max(worst, EXIT_FALSE)
             continue
@@ -657,6 +698,79 @@ def _add_live_options(p: argparse.ArgumentParser, help: str) -> None:
     _add_memory(p)
 
 
+def cmd_value(args) -> int:
+    """``treegen value``: the value of the game against a randomising setter, with both strategies (see
+    treegen/value.py); ``--recheck FILE`` reruns a value file's lower-bound search."""
+    import time
+
+    from .certificate import value_to_bytes
+    from .files import output_file, write_atomic
+    from .rules import format_code
+
+    asked = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if asked < 1:
+        raise TreegenError(f"--workers must be at least 1, not {asked}")
+    if args.recheck is not None:
+        from .tree import InvalidTree
+        from .value import recheck
+
+        vf = _load(args.recheck, None, value_ok=True)
+        if hasattr(vf, "root"):
+            raise TreegenError(f"{args.recheck} is a tree file, not a value file (see `treegen value --help`)")
+        try:
+            _verify_value(args.recheck, vf, None)
+        except InvalidTree as exc:
+            print(f"treegen: {args.recheck} is not a valid value file: {exc}", file=sys.stderr)
+            return EXIT_FALSE
+        lower = recheck(vf, asked)
+        if lower != vf.value:
+            print(f"treegen: {args.recheck}: the best tree against its setter averages {lower} ({float(lower):.6f}), "
+                  f"not the claimed value {vf.value}", file=sys.stderr)
+            return EXIT_FALSE
+        print(f"lower    rechecked: the best tree against the setter averages exactly {lower}; the value is proved")
+        return EXIT_OK
+    from .coordinator import check_memory, plan_workers
+    from .value import game_value
+
+    game = resolve_game(args.game)
+    out = args.output if args.output is not None else f"{game.name.replace(':', '-')}-value.json"
+    output_file(out, "value file")
+    check_memory(game)
+    workers, note = plan_workers(game, asked)
+    if note and args.workers is not None:
+        print(f"treegen: {note}", file=sys.stderr)
+    start = time.perf_counter()
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=None, desc=f"value {game.name}", unit="tree", file=sys.stderr, leave=False, delay=1.0)
+
+    def progress(iteration: int, lower: float, upper: float, note: str) -> None:
+        bar.set_postfix_str(f"{lower:.6f} <= value <= {upper:.6f}; {note}", refresh=False)
+        bar.update(1)
+
+    try:
+        gv = game_value(game, workers, progress=progress if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - start
+    write_atomic(out, value_to_bytes(gv.to_file()), "value file")
+    v = gv.value
+    print(f"value of {game.name} against a randomising setter: wrote {out}")
+    print(f"value    {v} = {float(v):.6f} guesses on average: no setter holds the guesser's mixture above it, "
+          "no guesser beats the setter's distribution below it")
+    print(f"uniform  {gv.uniform} = {float(gv.uniform):.6f} when the setter draws uniformly (the ordinary optimum)")
+    print("setter   " + ", ".join(f"{format_code(game, r)} ({size} codes): {p}" for (r, size), p in zip(gv.orbits, gv.setter)))
+    print(f"guesser  {len(gv.guesser)} tree{'s' if len(gv.guesser) != 1 else ''} with weights "
+          + ", ".join(str(w) for w, _ in gv.guesser) + ", each played under a random relabelling of positions and symbols")
+    print(f"proof    exact best response to the setter = {gv.lower} = the mixture's bound; "
+          f"{gv.columns} trees generated in {gv.iterations} LP rounds, {gv.nodes} search nodes")
+    print(f"time     {seconds:.2f} s with {workers} worker{'s' if workers != 1 else ''}")
+    return EXIT_OK
+
+
 # -- the parser ------------------------------------------------------------------------------------
 
 
@@ -708,9 +822,10 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen verify bc.json --max-guesses 7  # also require every secret solved within 7 guesses\n"
         "  treegen verify --game mastermind mm.json\n"
         "  treegen verify trees/*.json             # several files, then a summary\n"
-        "  cat bc.json | treegen verify -          # standard input\n",
+        "  cat bc.json | treegen verify -          # standard input\n"
+        "  treegen verify trees/mastermind-value.json   # a value file: both strategies, exactly\n",
     )
-    p.add_argument("file", metavar="FILE", nargs="+", help="tree files (docs/tree-format.md); - reads standard input")
+    p.add_argument("file", metavar="FILE", nargs="+", help="tree files or value files (docs/tree-format.md); - reads standard input")
     p.add_argument("--max-guesses", type=int, default=None, metavar="N", help="fail if a secret needs more than N guesses")
     _add_tree_game(p)
 
@@ -904,6 +1019,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after S seconds and report the best bounds (exit 4)")
     p.add_argument("--workers", type=int, default=2, metavar="N", help="CP-SAT workers (default 2)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="CP-SAT random seed (default 0)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    p = command(
+        "value", cmd_value,
+        "the value of the game against a setter who draws the secret at random (mixed strategies, OR-Tools GLOP)",
+        "  treegen value --game mastermind           # 5 orbits: prints the value and both strategies\n"
+        "  treegen value                             # bulls-cows: one orbit, so the value is 26274/5040\n"
+        "  treegen verify mastermind-value.json      # check both strategies exactly, without ortools\n"
+        "  treegen value --recheck mastermind-value.json   # rerun the lower bound's search\n",
+    )
+    _add_game(p)
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="where to write the value file (default GAME-value.json)")
+    p.add_argument("--workers", "-j", type=int, default=None, metavar="N",
+                   help="processes for the ordinary search (default: the cores; weighted searches run in one)")
+    p.add_argument("--recheck", default=None, metavar="FILE",
+                   help="check a value file and rerun the search behind its lower bound (exit 1 if it fails)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     return parser

@@ -976,3 +976,54 @@ def next_open_guess(table, guesses, bounds, start, secrets, beta, depth, capped,
                 continue
         return 0, idx, total, members, starts, big, base, least
     return 1, guesses.shape[0], np.int64(0), none, no_starts, empty_big, empty_big, least
+
+
+# -- weighted secrets (the value of the game: treegen.weighted) ------------------------------------
+# A secret s weighs w[s] >= 0 (an int64 per code) and a tree costs sum of w[s] * (guesses to solve s).
+# ``order`` lists positions into ``secrets`` by weight, heaviest first (ties: lower code first), and
+# ``level_of[k]`` is the level of the k-th slot of a tree: 1 for the root, 2 for the next b, 3 for the
+# next b**2, ... (b = non-winning hints).
+#
+# The weighted counting bound of a class C: a node at level j solves at most one secret and a tree has at
+# most b**(j-1) nodes at level j, so the secrets of C take distinct slots; by the rearrangement inequality
+# the least conceivable cost puts the heaviest secret in slot 1, the next ones in the next slots, so
+#     cost(C) >= sum over k of w(k-th heaviest of C) * level_of[k].
+# It is exact for |C| <= 2 (guess the heavier secret, then the other).
+
+
+@njit(cache=True)
+def weighted_bounds(table, guesses, secrets, order, weights, nh, win, level_of):
+    """For each guess g, the one-step lookahead bound W(S) + sum over non-winning classes of the
+    weighted counting bound (every secret pays for g; the secret g, if in S, is solved by it)."""
+    n = secrets.shape[0]
+    total = np.int64(0)
+    for s in secrets:
+        total += weights[s]
+    counts = np.zeros(nh, dtype=np.int64)
+    out = np.empty(guesses.shape[0], dtype=np.int64)
+    for k in range(guesses.shape[0]):
+        row = table[guesses[k]]
+        counts[:] = 0
+        bound = total
+        # Secrets are met heaviest first, so the c-th member met of a class is its c-th heaviest.
+        for j in range(n):
+            s = secrets[order[j]]
+            h = row[s]
+            if h != win:
+                counts[h] += 1
+                bound += weights[s] * level_of[counts[h]]
+        out[k] = bound
+    return out
+
+
+@njit(cache=True)
+def weighted_least_bound(table, secrets, order, weights, nh, win, level_of):
+    """The least :func:`weighted_bounds` over every code as the guess: a lower bound on the set's cost
+    (the cost is a minimum over guesses, each at least its own bound)."""
+    best = NO_BOUND
+    codes = np.arange(table.shape[0])
+    bounds = weighted_bounds(table, codes, secrets, order, weights, nh, win, level_of)
+    for k in range(bounds.shape[0]):
+        if bounds[k] < best:
+            best = bounds[k]
+    return best

@@ -395,6 +395,28 @@ def _read_node(obj: Any, path: tuple[str, ...] = ()) -> Node:
     return Node(guess, tuple(kids))
 
 
+def parse_strict_json(data: bytes):
+    """Parse a treegen file's JSON strictly (duplicate keys, NaN and Infinity refused): a ValueError
+    with the reason otherwise. Shared by every file format treegen reads."""
+    return _parse_json(data)
+
+
+def game_from_obj(d: Any, source: str) -> Game:
+    """The game of a file's "game" object; :class:`TreeError` naming ``source`` if it is not one."""
+    return _read_game(d, source)
+
+
+def node_from_obj(obj: Any, source: str) -> Node:
+    """A tree node (and everything below it) from its JSON object; :class:`TreeError` naming ``source``
+    and the node's path if it is malformed."""
+    try:
+        return _read_node(obj)
+    except _BadNode as exc:
+        raise TreeError(f"{source}: {exc}") from None
+    except RecursionError:
+        raise TreeError(f"{source}: the tree is too deep to read") from None
+
+
 # -- walking -------------------------------------------------------------------------------------
 
 

@@ -1,0 +1,158 @@
+"""The value of the game: column generation against an LP over every tree, enumerated by brute force."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from clitools import run
+from treegen.certificate import check_value, value_from_bytes, value_to_bytes
+from treegen.rules import resolve_game
+from treegen.search import INF, Solver
+from treegen.value import game_value, solve_matrix_game
+
+
+# -- an independent reference: every tree's depth vector, and a per-secret LP over all of them ---------
+
+
+def all_depth_vectors(game, naive) -> list[tuple[int, ...]]:
+    """The guesses-per-secret vector of every strategy tree (secrets in code order), without the dominated
+    ones (a tree at least as deep for every secret is never needed by the guesser). Tiny games only."""
+    codes = game.codes
+
+    def trees(secrets: tuple[int, ...]) -> set[tuple[int, ...]]:
+        if len(secrets) == 1:
+            return {(1,)}
+        out: set = set()
+        for g in range(game.size):
+            classes: dict = {}
+            for s in secrets:
+                if s != g:
+                    classes.setdefault(naive(codes[g], codes[s]), []).append(s)
+            if len(classes) == 1 and g not in secrets:
+                continue
+            parts = [(tuple(c), trees(tuple(c))) for c in classes.values()]
+            for choice in itertools.product(*(vs for _, vs in parts)):
+                depth = {g: 1} if g in secrets else {}
+                for (members, _), vec in zip(parts, choice):
+                    for s, d in zip(members, vec):
+                        depth[s] = d + 1
+                out.add(tuple(depth[s] for s in secrets))
+        return {v for v in out if not any(u != v and all(a <= b for a, b in zip(u, v)) for u in out)}
+
+    return sorted(trees(tuple(range(game.size))))
+
+
+def lp_value_over_all_trees(vectors) -> float:
+    """max over p of min over trees of E_p[depth], per secret (no symmetry), with GLOP."""
+    from ortools.linear_solver import pywraplp
+
+    n = len(vectors[0])
+    lp = pywraplp.Solver.CreateSolver("GLOP")
+    p = [lp.NumVar(0, 1, f"p{s}") for s in range(n)]
+    v = lp.NumVar(-lp.infinity(), lp.infinity(), "v")
+    lp.Add(sum(p) == 1)
+    for vec in vectors:
+        lp.Add(sum(d * x for d, x in zip(vec, p)) >= v)  # no tree averages below v against p
+    lp.Maximize(v)
+    assert lp.Solve() == pywraplp.Solver.OPTIMAL
+    return v.solution_value()
+
+
+TINY = ["mm:2:2", "mm:3:2", "bc:3:3", "bc:2:4"]  # the enumeration explodes beyond these (bc:3:4, mm:2:3)
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_value_matches_an_lp_over_every_tree(name, naive):
+    game = resolve_game(name)
+    vectors = all_depth_vectors(game, naive)
+    gv = game_value(game)
+    assert gv.proved
+    assert abs(float(gv.value) - lp_value_over_all_trees(vectors)) < 1e-9
+    # Exactly: the setter's distribution holds every tree to at least the value, and some tree to it.
+    size = {rep: s for rep, s in gv.orbits}
+    from treegen.symmetry import class_of
+
+    rep = class_of(game)
+    prob = dict(zip((r for r, _ in gv.orbits), gv.setter))
+    per_secret = [prob[int(rep[s])] / size[int(rep[s])] for s in range(game.size)]
+    assert sum(per_secret) == 1
+    assert min(sum(p * d for p, d in zip(per_secret, vec)) for vec in vectors) == gv.value
+
+
+def test_one_orbit_games_have_the_ordinary_optimum_as_value():
+    for name in ("bc:3:5", "bc:3:6"):
+        game = resolve_game(name)
+        total = Solver(game).solve(np.arange(game.size, dtype=np.int32), INF)
+        gv = game_value(game)
+        assert len(gv.orbits) == 1 and gv.setter == (1,)
+        assert gv.value == Fraction(total, game.size) == gv.uniform
+
+
+def test_mm_3_4_needs_a_mixture_and_beats_the_uniform_setter():
+    gv = game_value(resolve_game("mm:3:4"))
+    assert gv.proved and gv.value > gv.uniform and len(gv.guesser) > 1
+    assert sum(w for w, _ in gv.guesser) == 1
+
+
+def random_positive_matrix(rng, m, n):
+    return [[Fraction(int(rng.integers(1, 20)), int(rng.integers(1, 5))) for _ in range(n)] for _ in range(m)]
+
+
+def test_the_exact_matrix_game_solver_agrees_with_glop():
+    from treegen.value import glop_restricted
+
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        m, n = int(rng.integers(1, 5)), int(rng.integers(1, 6))
+        a = random_positive_matrix(rng, m, n)
+        v, p, q = solve_matrix_game(a)
+        z, _, _ = glop_restricted([[float(x) for x in row] for row in a])
+        assert abs(float(v) - z) < 1e-9
+        # the optimality conditions, recomputed here
+        assert min(sum(p[r] * a[r][c] for r in range(m)) for c in range(n)) == v
+        assert max(sum(q[c] * a[r][c] for c in range(n)) for r in range(m)) == v
+
+
+def test_matching_pennies_shifted():
+    v, p, q = solve_matrix_game([[Fraction(2), Fraction(1)], [Fraction(1), Fraction(2)]])
+    assert v == Fraction(3, 2) and p == [Fraction(1, 2)] * 2 and q == [Fraction(1, 2)] * 2
+
+
+# -- the file and the command ----------------------------------------------------------------------------
+
+
+def test_the_value_file_round_trips_and_checks():
+    gv = game_value(resolve_game("mm:3:3"))
+    data = value_to_bytes(gv.to_file())
+    vf = value_from_bytes(data)
+    check_value(vf)
+    assert value_to_bytes(vf) == data
+
+
+def test_value_command_writes_a_file_that_verify_and_recheck_accept(tmp_path):
+    out = tmp_path / "v.json"
+    r = run("value", "--game", "mm:3:4", "-o", str(out), "-q")
+    assert r.returncode == 0, r.stderr
+    assert "value    219/68" in r.stdout
+    again = tmp_path / "w.json"
+    assert run("value", "--game", "mm:3:4", "-o", str(again), "-q").returncode == 0
+    assert out.read_bytes() == again.read_bytes()  # deterministic
+    r = run("verify", str(out))
+    assert r.returncode == 0 and "valid value file" in r.stdout, r.stderr
+    r = run("value", "--recheck", str(out))
+    assert r.returncode == 0 and "rechecked" in r.stdout, r.stderr
+
+
+def test_bad_input_to_value_is_one_line(tmp_path):
+    r = run("value", "--game", "mm:9:9")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    tree = tmp_path / "t.json"
+    assert run("solve", "--game", "mm:2:3", "-o", str(tree), "-q").returncode == 0
+    r = run("value", "--recheck", str(tree))
+    assert r.returncode == 2 and "not a value file" in r.stderr
+    r = run("show", str(tmp_path / "missing.json"))
+    assert r.returncode == 2
