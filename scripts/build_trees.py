@@ -47,6 +47,13 @@ TREES: list[tuple[str, list[str], str]] = [
     ("mastermind-optimal-crush.json", ["solve", "--game", "mastermind", "--objective", "crush"],
      "within 5 guesses, the fewest secrets that need 5 (539, published but not proved), then least total (new)"),
 ]
+# Value files (`treegen value`): the value of the game against a randomising setter, both strategies.
+VALUES: list[tuple[str, list[str], str]] = [
+    ("mastermind-value.json", ["value", "--game", "mastermind", "-q"], "value against a randomising setter (new)"),
+    ("bulls-cows-value.json", ["value", "-q"], "one orbit: the value is the optimum 26274/5040"),
+    ("smash-the-code-value.json", ["value", "--game", "smash-the-code", "-q"], "one orbit: the value is the optimum"),
+]
+TREES = TREES + VALUES
 # Trees that take tens of minutes: built only with --slow.
 SLOW: list[tuple[str, list[str], str]] = [
     ("numbers-baseball-optimal-average.json", ["solve", "--game", "numbers-baseball"], "least total (new)"),
@@ -100,9 +107,24 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
         "| file | game | objective | total | average | max | proves | seconds |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    values = [
+        "",
+        "Value files (`treegen value`, format in [docs/tree-format.md](../docs/tree-format.md#value-files-treegen-value-version-1)):",
+        "the value of the game against a setter who draws the secret at random, with both mixed strategies.",
+        "",
+        "| file | game | value | average | setter's orbit probabilities | guesser's trees | proves | seconds |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name, proves, seconds in rows:
         with open(os.path.join(TREES_DIR, name), "rb") as f:
             tree = orjson.loads(f.read())
+        secs = f"{seconds:.1f}" if seconds is not None else "–"
+        if tree.get("format") == "treegen-value":
+            setter = ", ".join(f"{o['representative']}: {o['setter']}" for o in tree["orbits"])
+            num, _, den = tree["value"].partition("/")
+            values.append(f"| [{name}]({name}) | {tree['game']['name']} | {tree['value']} | "
+                          f"{int(num) / int(den or 1):.6f} | {setter} | {len(tree['guesser'])} | {proves} | {secs} |")
+            continue
         st, prov = tree["stats"], tree.get("provenance", {})
         objective = prov.get("objective", tree["strategy"])
         if "at_worst" in prov:
@@ -111,12 +133,11 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
             objective += f", at most {prov['max_guesses']} guesses"
         if prov.get("consistent_only"):
             objective += ", hard mode"
-        secs = f"{seconds:.1f}" if seconds is not None else "–"
         lines.append(
             f"| [{name}]({name}) | {tree['game']['name']} | {objective} | {st['total']} | "
             f"{st['total'] / st['secrets']:.4f} | {st['max_guesses']} | {proves} | {secs} |"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + (values if len(values) > 6 else [])) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -108,3 +108,27 @@ def test_verify_names_the_false_claim_and_exits_1(mm33, tmp_path):
     assert r.returncode == 1 and "not to the claimed value 2" in r.stderr
     r = run("show", str(good))
     assert r.returncode == 2 and "value file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+# -- the shipped value files ---------------------------------------------------------------------------
+
+SHIPPED = sorted((__import__("pathlib").Path(__file__).parent.parent / "trees").glob("*-value.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_shipped_value_files_check(path):
+    vf = value_from_bytes(path.read_bytes(), str(path))
+    check_value(vf)
+    assert vf.provenance["proved"] is True and Fraction(vf.provenance["lower_bound"]) == vf.value
+
+
+def test_one_orbit_values_are_the_shipped_optima():
+    from treegen.tree import load_tree
+
+    trees = __import__("pathlib").Path(__file__).parent.parent / "trees"
+    for game in ("bulls-cows", "smash-the-code"):
+        vf = value_from_bytes((trees / f"{game}-value.json").read_bytes())
+        tree = load_tree(trees / f"{game}-optimal-average.json")
+        assert vf.value == Fraction(tree.stats.total, tree.stats.secrets)
+    assert vf.value * 3024 == 14914
+    assert value_from_bytes((trees / "bulls-cows-value.json").read_bytes()).value == Fraction(26274, 5040)

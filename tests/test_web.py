@@ -156,6 +156,14 @@ def test_listing_reads_each_file(server, trees_dir):
     assert entries["other.json"] == {"file": "other.json", "error": "not a treegen tree file"}
 
 
+def test_value_files_are_left_out_of_the_listing(tmp_path):
+    from treegen.serve import listing
+
+    shutil.copy(SHIPPED / MM, tmp_path / MM)
+    shutil.copy(SHIPPED / "mastermind-value.json", tmp_path / "mastermind-value.json")
+    assert [e["file"] for e in listing(tmp_path)] == [MM]
+
+
 def test_tree_files_and_page_are_served(server, trees_dir):
     status, ctype, body = get(server, f"/trees/{MM}")
     assert (status, ctype) == (200, "application/json") and body == (trees_dir / MM).read_bytes()
@@ -190,7 +198,7 @@ def test_default_folder_is_the_repository_trees(tmp_path):
         files = [e["file"] for e in json.loads(get(url, "/api/trees")[2])["trees"]]
     finally:
         code, err = stop_server(proc)
-    assert files == sorted(p.name for p in SHIPPED.glob("*.json"))
+    assert files == sorted(p.name for p in SHIPPED.glob("*.json") if not p.name.endswith("-value.json"))
     assert code == 130 and "Traceback" not in err
 
 
@@ -305,7 +313,7 @@ def test_every_shipped_tree_checks_in_the_browser(page):
     from treegen.verify import verify_tree
 
     page.goto(page.base)
-    files = sorted(SHIPPED.glob("*.json"))
+    files = sorted(p for p in SHIPPED.glob("*.json") if not p.name.endswith("-value.json"))  # trees only
     got = page.evaluate("(texts) => texts.map((t) => window.treegen.readTree(t).stats)", [p.read_text() for p in files])
     for path, stats in zip(files, got):
         want = verify_tree(load_tree(path))

@@ -51,8 +51,9 @@ def default_trees_dir() -> Path:
     return shipped if shipped.is_dir() else Path.cwd()
 
 
-def describe_file(path: Path) -> dict:
-    """The listing entry of one file: the figures it records, or ``error`` if it is not a readable tree."""
+def describe_file(path: Path) -> dict | None:
+    """The listing entry of one file: the figures it records, or ``error`` if it is not a readable tree;
+    None for a value file (``treegen value``), which holds mixed strategies the page does not play."""
     entry: dict = {"file": path.name}
     try:
         obj = json.loads(path.read_bytes())
@@ -62,6 +63,8 @@ def describe_file(path: Path) -> dict:
     except (ValueError, UnicodeDecodeError):
         entry["error"] = "not JSON"
         return entry
+    if isinstance(obj, dict) and obj.get("format") == "treegen-value":
+        return None
     try:
         if obj.get("format") != "treegen-tree":
             raise KeyError("format")
@@ -88,9 +91,10 @@ def describe_file(path: Path) -> dict:
 
 
 def listing(folder: Path) -> list[dict]:
-    """The listing of every ``*.json`` file directly inside ``folder`` (links leading out of it left out),
-    sorted by file name."""
-    return [describe_file(p) for p in sorted(folder.glob("*.json")) if p.is_file() and resolve_inside(folder, p.name)]
+    """The listing of every ``*.json`` file directly inside ``folder`` (links leading out of it left out,
+    value files too), sorted by file name."""
+    entries = (describe_file(p) for p in sorted(folder.glob("*.json")) if p.is_file() and resolve_inside(folder, p.name))
+    return [e for e in entries if e is not None]
 
 
 def resolve_inside(folder: Path, name: str) -> Path | None:
