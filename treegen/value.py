@@ -255,8 +255,9 @@ def game_value(game: Game, workers: int = 1, max_columns: int = 200,
         shown = max(shown, lower_float)
         if progress is not None:
             progress(iteration, shown, z, f"{len(columns)} trees")
-        if lower_float < z - TOLERANCE * max(1.0, z):
-            add(root)  # an improving tree: the setter's pi no longer holds the guesser to z
+        totals = tuple(orbit_totals(game, root))
+        if lower_float < z - TOLERANCE * max(1.0, z) and all(c.totals != totals for c in columns):
+            columns.append(Column(root, totals))  # an improving tree: pi no longer holds the guesser to z
         else:
             # GLOP sees no improving tree: solve the restricted game exactly and price the exact pi.
             v, p, q = solve_matrix_game(a)
