@@ -10,6 +10,15 @@ Why one file: numba's disk cache keys a function on its own file's timestamp, no
 functions it calls, so a kernel that called a helper from another module could keep running a stale
 compiled copy of that helper after an edit. Kept in one file, any edit recompiles every kernel.
 
+First-run compile time (the cost of an empty cache; see scripts/first_run.py). numba compiles every
+kernel a call reaches as its own library, then links and optimises its callees into it again, so what
+a kernel pulls in is paid several times over. Hence: no ``inline="always"`` (numba's own inlining
+retypes the callee at each call site and cost more than LLVM's, which inlines small helpers anyway);
+no ``ndarray.sort`` (seven jitted helpers; ``sort_keys`` is one); no whole-array assignment into a
+row (it compiles a shape-mismatch message with string formatting); and one type per argument at
+every call site (``np.int64(-1)``, not a literal ``-1`` next to an int64 elsewhere; int64 guesses),
+since each new combination of types is a new compilation.
+
 Sentinels (one of each, used everywhere): ``INF`` is the cost of a set that no tree solves within the
 depth left; it is large enough that sums of a few costs never overflow int64. ``NO_BOUND`` (> INF) is the
 identity of ``min`` over bounds: "no guess was refuted, so no bound was found". It never leaves the
@@ -27,7 +36,7 @@ NO_BOUND = np.int64(1) << 62
 # -- scoring ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _score_pair(gd, gc, sd, sc, npos, nsym):
     """Hint of guess (digits gd, symbol counts gc) against secret (sd, sc)."""
     bulls = 0
@@ -150,7 +159,7 @@ def _packed_counts(table, guesses, secrets, contiguous, words):
     return w0, w1, w2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _nonzero_bytes(x):
     """How many of the eight bytes of x are not zero."""
     y = x | (x >> np.uint64(4))
@@ -160,7 +169,7 @@ def _nonzero_bytes(x):
     return np.int64((y * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _excess(x, t):
     """The sum over the eight byte counters c of x of max(0, c - t), for 0 <= t <= 255: each byte is
     widened to a 16-bit lane and offset by 0x8000 - t, so that bit 15 says c >= t and the low bits
@@ -176,7 +185,7 @@ def _excess(x, t):
     return np.int64((v * lanes) >> np.uint64(48))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _guess_bound(row, secrets, nh, win, lbtab, counts):
     """One guess's lookahead bound from a plain count of its classes: |secrets| + the sum of lbtab over
     its non-winning classes, where ``row`` is the guess's row of the table and ``counts`` scratch (nh)."""
@@ -325,8 +334,12 @@ def history_automorphisms(history, role, perms):
             if not ok:
                 break
         if ok:
-            out_perm[k] = perm
-            out_sigma[k] = sigma
+            # element by element: an array assignment would compile numba's shape-mismatch message
+            # (string formatting), which took longer to compile than the rest of this function
+            for p in range(npos):
+                out_perm[k, p] = perm[p]
+            for x in range(nsym):
+                out_sigma[k, x] = sigma[x]
             k += 1
     return out_perm[:k], out_sigma[:k]
 
@@ -346,7 +359,7 @@ def _roles_by_rank(role):
     return rank, byrank
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _names_in_order(digits, c, role, rank):
     """Whether the free and the absent symbols of code ``c`` are the smallest of their role, first
     occurrences in increasing order: ``c`` is then the smallest code of its orbit under renaming them."""
@@ -371,7 +384,7 @@ def _names_in_order(digits, c, role, rank):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _image(digits, c, perm, sigma, role, byrank, y, newname):
     """y = the element (perm, sigma) applied to code c, then free and absent symbols renamed in order."""
     for p in range(digits.shape[1]):
@@ -530,6 +543,53 @@ def pick_guess(scores, guesses, secrets, eligible, last_possible, tol):
 
 
 @njit(cache=True)
+def sort_keys(keys):
+    """Sort the int64 ``keys`` ascending, in place (**mutates** ``keys``): insertion sort up to 16 keys,
+    else heapsort.
+
+    Written out instead of ``keys.sort()``: numba builds its quicksort from seven jitted helpers, each
+    compiled and optimised on its own, and on the first run after install they took longer to compile
+    than ordered_guesses itself. Its callers' keys are distinct, so any sort gives the same order.
+    """
+    m = keys.shape[0]
+    if m <= 16:
+        for i in range(1, m):
+            x = keys[i]
+            j = i - 1
+            while j >= 0 and keys[j] > x:
+                keys[j + 1] = keys[j]
+                j -= 1
+            keys[j + 1] = x
+        return
+    # One loop for both phases: first sift down each inner node from the last (building a max-heap),
+    # then move the maximum to the end of the shrinking heap and sift the new root down.
+    start = m // 2
+    end = m
+    while end > 1:
+        if start > 0:
+            start -= 1
+            root = start
+        else:
+            end -= 1
+            x = keys[end]
+            keys[end] = keys[0]
+            keys[0] = x
+            root = 0
+        x = keys[root]
+        while True:
+            child = 2 * root + 1
+            if child >= end:
+                break
+            if child + 1 < end and keys[child + 1] > keys[child]:
+                child += 1
+            if keys[child] <= x:
+                break
+            keys[root] = keys[child]
+            root = child
+        keys[root] = x
+
+
+@njit(cache=True)
 def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
     """The guesses whose lookahead bound is below ``beta``, best first, with their bounds, and the
     least bound among the others (``beta``-or-more; NO_BOUND when there is none).
@@ -575,7 +635,7 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
                 rank = (bounds[k] << 36) | (min(sq, np.int64(1 << 17) - 1) << 18)
             keys[j] = rank | (np.int64(0) if mark[g] else (np.int64(1) << 35)) | g
             j += 1
-    keys.sort()
+    sort_keys(keys)
     low = (np.int64(1) << 18) - 1
     out_g = np.empty(m, dtype=guesses.dtype)
     out_b = np.empty(m, dtype=np.int64)
@@ -611,7 +671,7 @@ def split_classes(table, guess, secrets, nh, win):
         if sizes[h] >= 3:
             keys[j] = -sizes[h] * 64 + h
             j += 1
-    keys.sort()
+    sort_keys(keys)
     big = np.empty(nbig, dtype=np.int64)
     for j in range(nbig):
         big[j] = keys[j] % 64 if keys[j] % 64 >= 0 else keys[j] % 64 + 64
@@ -783,7 +843,7 @@ MEMO_HASH, MEMO_DEPTH, MEMO_OFF, MEMO_LEN, MEMO_VALUE, MEMO_BEST = 0, 1, 2, 3, 4
 STAT_NODES, STAT_HITS, STAT_SCANS = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _set_hash(zob, secrets, keydepth):
     h = np.uint64(keydepth) * np.uint64(0x9E3779B97F4A7C15)
     for s in secrets:
@@ -847,7 +907,7 @@ def memo_rehash(slots, ent, count):
         slots[i] = e
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _room(slots, ent, pool, state, entries, places):
     return (state[0] + entries <= ent.shape[0] and 2 * (state[0] + entries) <= slots.shape[0]
             and state[1] + places <= pool.shape[0])
@@ -880,7 +940,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
             # classes). A secret splitting the others into n - 2 classes costs 2n; no secret does
             # better (none splits them all), and any other guess makes at most n classes, so costs
             # at least 2n too.
-            memo_put(slots, ent, pool, state, zob, secrets, keydepth, 2 * n, -1)
+            memo_put(slots, ent, pool, state, zob, secrets, keydepth, 2 * n, np.int64(-1))
             return 2 * n
     stats[STAT_SCANS] += 1
     lbtab = lb[depth - 1]
@@ -892,7 +952,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
         counts = np.zeros(nh, dtype=np.int64)
         for g in range(table.shape[0]):
             value = min(value, _guess_bound(table[g], secrets, nh, win, lbtab, counts))
-    memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, -1)
+    memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, np.int64(-1))
     return value
 
 
@@ -936,7 +996,7 @@ def next_open_guess(table, guesses, bounds, start, secrets, beta, depth, capped,
             continue
         if not _room(slots, ent, pool, state, nh, n):
             return 2, idx, total, none, no_starts, empty_big, empty_big, least
-        members, starts, big = split_classes(table, guesses[idx], secrets, nh, win)
+        members, starts, big = split_classes(table, np.int64(guesses[idx]), secrets, nh, win)
         if not lookahead:
             # The flat bound was only for ordering and cut-offs; the bookkeeping below needs the
             # exact sum n + sum of class bounds, with classes of one or two secrets exact.
