@@ -1081,7 +1081,7 @@ def weighted_least_bound(table, secrets, order, weights, nh, win, level_of):
     """The least :func:`weighted_bounds` over every code as the guess: a lower bound on the set's cost
     (the cost is a minimum over guesses, each at least its own bound)."""
     best = NO_BOUND
-    codes = np.arange(table.shape[0])
+    codes = np.arange(table.shape[0]).astype(np.int32)  # the dtype of canonical guesses: one compiled signature
     bounds = weighted_bounds(table, codes, secrets, order, weights, nh, win, level_of)
     for k in range(bounds.shape[0]):
         if bounds[k] < best:
