@@ -31,8 +31,9 @@ from .tree import Wire
 
 NO_BOUND = int(kernels.NO_BOUND)
 
-# Weighted costs are sums of weight * depth over at most every code; this keeps them far below int64's
-# range (a tree is never 64 deep: every guess removes at least one secret... of at most 2**20 codes).
+# A cost is at most (total weight) * (deepest level). The search's trees are never more than 64 deep in
+# these games (the counting bound's levels), so total weight <= 2**52 keeps every cost, and every sum of a
+# few bounds, below 2**62 (NO_BOUND) and far from int64 overflow.
 MAX_TOTAL_WEIGHT = 1 << 52
 
 
