@@ -31,9 +31,9 @@ from .tree import Wire
 
 NO_BOUND = int(kernels.NO_BOUND)
 
-# A cost is at most (total weight) * (deepest level). The search's trees are never more than 64 deep in
-# these games (the counting bound's levels), so total weight <= 2**52 keeps every cost, and every sum of a
-# few bounds, below 2**62 (NO_BOUND) and far from int64 overflow.
+# A cost is at most (total weight) * (deepest level used). Trees worth considering are about ten deep
+# in these games, so total weight <= 2**52 keeps costs, and sums of a few bounds, below 2**62 (NO_BOUND)
+# for any tree up to 2**10 deep, and far from int64 overflow.
 MAX_TOTAL_WEIGHT = 1 << 52
 
 
