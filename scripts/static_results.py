@@ -3,6 +3,7 @@
     python scripts/static_results.py                   # every run below, one at a time (about 25 minutes)
     python scripts/static_results.py --only mastermind-static.json
     python scripts/static_results.py --limit 120       # a shorter time limit for the open cases
+    python scripts/static_results.py --cross-check     # dfs and cp-sat, case by case, on smaller games
 
 Each run is one `nice treegen static ...` process, then `treegen verify` on the file it wrote. A run stopped
 by its time limit exits 4 and writes the best set it has with `proved_minimum: false`; the lower bound it
@@ -21,6 +22,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TREES = os.path.join(os.path.dirname(HERE), "trees")
 GREENWELL = "1221 2354 3311 4524 5656 6643"
+
+# Games and sizes where the two methods must agree on every symmetry case: the least size and one below.
+CROSS = [("mm:4:4", (3, 4)), ("mm:3:6", (3, 4)), ("bc:3:6", (3, 4)), ("mm:4:5", (3, 4)), ("mastermind", (4,))]
 
 # (file or None, arguments, uses the time limit)
 RUNS: list[tuple[str | None, list[str], bool]] = [
@@ -44,7 +48,11 @@ def main() -> int:
     parser.add_argument("--only", default=None, metavar="FILE", help="just this file")
     parser.add_argument("--limit", type=float, default=570, metavar="S", help="time limit of the open runs (570)")
     parser.add_argument("--out", default=TREES, metavar="DIR", help="where to write the files (trees/)")
+    parser.add_argument("--cross-check", action="store_true",
+                        help="decide every symmetry case of the CROSS games with both methods and compare")
     args = parser.parse_args()
+    if args.cross_check:
+        return cross_check()
     rows = []
     for name, extra, limited in RUNS:
         if args.only and name != args.only:
@@ -71,6 +79,41 @@ def main() -> int:
     for name, extra, code, seconds in rows:
         print(f"| {name} | `{extra}` | {code} | {seconds:.1f} |")
     return 0
+
+
+def cross_check() -> int:
+    """Both methods on every case of the CROSS games: statuses must match ("filter" is CP-SAT's name for a
+    case its domain filter closes, an infeasible case); every set found must separate. Run it under nice."""
+    from treegen import static
+    from treegen.rules import parse_code, resolve_game
+
+    bad = 0
+    print("| game | k | cases | dfs: found / infeasible / counting, seconds | cp-sat: found / infeasible / counting, seconds, clauses | agree |")
+    print("|---|---|---|---|---|---|")
+    for name, sizes in CROSS:
+        game = resolve_game(name)
+        for k in sizes:
+            runs = {}
+            for method in static.METHODS:
+                start = time.perf_counter()
+                records = static.decide_cases(game, k, method)
+                runs[method] = (records, time.perf_counter() - start)
+            dfs, sat = runs["dfs"][0], runs["cp-sat"][0]
+            norm = {"filter": "infeasible"}
+            same = [norm.get(a.status, a.status) == norm.get(b.status, b.status) for a, b in zip(dfs, sat)]
+            for r in dfs + sat:
+                if r.status == "found" and not static.is_static_set(game, [parse_code(game, c) for c in r.found]):
+                    same.append(False)
+            bad += not all(same)
+
+            def tally(records, seconds, clauses):
+                st = [norm.get(r.status, r.status) for r in records]
+                text = f"{st.count('found')} / {st.count('infeasible')} / {st.count('counting')}, {seconds:.1f} s"
+                return text + (f", {sum(r.clauses for r in records)}" if clauses else "")
+
+            print(f"| {name} | {k} | {len(dfs)} | {tally(*runs['dfs'], False)} | {tally(*runs['cp-sat'], True)} "
+                  f"| {'yes' if all(same) else 'NO'} |", flush=True)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -238,8 +238,35 @@ def test_impossible_size_exits_1(tmp_path):
     assert not out.exists()
 
 
+def test_case_log_and_methods_from_the_command(tmp_path):
+    # Both methods through the command: the same least size, a file that verifies, and one log line per case.
+    for method in static.METHODS:
+        out, log = tmp_path / f"{method}.json", tmp_path / f"{method}.jsonl"
+        done = run("static", "--game", "mm:3:4", "--method", method, "--case-log", str(log), "-o", str(out), "-q")
+        assert done.returncode == 0, done.stderr
+        assert ("depth-first" if method == "dfs" else "CP-SAT") in done.stdout
+        claim = load_tree(out).provenance["static"]
+        assert claim["method"] == method and claim["size"] == 3 and claim["proved_minimum"]
+        assert run("verify", str(out)).returncode == 0
+        lines = [orjson.loads(line) for line in log.read_bytes().splitlines()]
+        cases = len(static.symmetry_cases(resolve_game("mm:3:4"), static_table("mm:3:4")))
+        assert lines[-1]["status"] == "found" and lines[-1]["size"] == 3
+        assert sorted(lines[-1]["found"]) == claim["guesses"]
+        # Counting needs 3, so only size 3 is searched: every case before the one with the set is closed.
+        assert all(line["size"] == 3 for line in lines) and len(lines) <= cases
+        assert all(line["status"] in ("counting", "infeasible", "filter") for line in lines[:-1])
+        assert any(line["status"] == "counting" for line in lines)
+
+
+def static_table(name):
+    from treegen.feedback import feedback_table
+
+    return feedback_table(resolve_game(name))
+
+
 @pytest.mark.parametrize("args", [["--size", "0"], ["--time-limit", "-1"], ["--workers", "0"],
-                                  ["--guesses", "1299"], ["--game", "xx"]])
+                                  ["--guesses", "1299"], ["--game", "xx"], ["--memory", "1"],
+                                  ["--method", "sat"]])
 def test_bad_input_exits_2(tmp_path, args):
     done = run("static", "--game", "mastermind", *args, "-o", str(tmp_path / "b.json"), "-q")
     assert done.returncode == 2

@@ -579,7 +579,7 @@ def cmd_static(args) -> int:
             return 1
         bounds = static.counting_bounds(game)
         result = static.StaticResult(game, len(codes), tuple(codes), min(bounds.lower, len(codes)),
-                                     bounds.lower >= len(codes), False, bounds)
+                                     bounds.lower >= len(codes), False, bounds, method="counting")
     else:
         bar = None
         if not args.quiet:

@@ -20,7 +20,15 @@ early, which is no longer static.)
 
 Method (:func:`find_static`)
 ----------------------------
-Model: a boolean x_c per code ("c is in the set"), sum x_c = k, and for a pair of secrets {a, b} the clause
+The search goes size by size from the counting bound up; at each size every symmetry case (below) is
+decided by one of two independent methods, which must agree case by case (tests, and
+``scripts/static_results.py --cross-check``):
+- ``dfs`` (default): the compiled depth-first search of ``treegen.static_search`` (one more level of
+  symmetry cases, a counting filter on each level's codes, and a pair filter for the last guess). It
+  settles mastermind: no static set of 5 (all 153 cases that counting leaves open), so static = 6.
+- ``cp-sat``: OR-Tools CP-SAT with lazy separation clauses, as follows.
+
+CP-SAT model: a boolean x_c per code ("c is in the set"), sum x_c = k, and for a pair of secrets {a, b} the clause
 OR{x_c : hint(c, a) != hint(c, b)} ("some chosen guess tells a from b"). There are N(N-1)/2 pairs (839k for
 mastermind, 12.7M for bulls-cows), so they are added lazily: solve with the pairs known so far, group the
 secrets by their hint vectors under the set found (numpy), add one clause per secret of each group of two
@@ -720,6 +728,7 @@ def static_tree(game: Game, result: StaticResult, objective: str = "size") -> Tr
         "total": static_total(game.size, k),
         "worst_case": static_worst(game.size, k),
         "objective": objective,
+        "method": result.method,
     }
     provenance = {"static": claims, "treegen": __version__}
     return make_tree(game, STRATEGY, static_root(game, result.guesses), provenance)
