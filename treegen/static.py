@@ -524,10 +524,11 @@ def _decide(game, table, k, case, method, h, workers, seed, deadline, result, sa
 
 def decide_cases(game: Game, k: int, method: str = "dfs", *, workers: int = 2, seed: int = 0,
                  time_limit: float | None = None, memory_mb: int | None = None,
-                 progress: Progress | None = None) -> list[CaseRecord]:
+                 progress: Progress | None = None, max_codes: int | None = None) -> list[CaseRecord]:
     """Decide EVERY symmetry case of ``game`` at size ``k`` (not stopping at the first set found): one
-    record per case, in case order; cases closed by counting are recorded as such. For cross-checking
-    the two methods case by case (``scripts/static_results.py --cross-check``)."""
+    record per case, in case order; cases closed by counting are recorded as such, and with ``max_codes``
+    the cases that allow more codes are recorded as "skipped". For cross-checking the two methods case by
+    case (``scripts/static_results.py --cross-check``)."""
     from .feedback import feedback_table
 
     if method not in METHODS:
@@ -543,6 +544,8 @@ def decide_cases(game: Game, k: int, method: str = "dfs", *, workers: int = 2, s
     for number, case in enumerate(cases, 1):
         if case.bound > k:
             record = CaseRecord(k, tuple(format_code(game, c) for c in case.fixed), case.bound, "counting")
+        elif max_codes is not None and case.allowed.size > max_codes:
+            record = CaseRecord(k, tuple(format_code(game, c) for c in case.fixed), case.bound, "skipped")
         else:
             record = _decide(game, table, k, case, method, h, workers, seed, deadline, result,
                              lambda note: None, pairs, True, True, memory_mb)
@@ -566,7 +569,7 @@ def _search_case(game, table, k, case, h, workers, deadline, symmetry, record):
     got = static_search.search_case(game, table, k, case.fixed, case.allowed, h=h, orbits=orbits,
                                     stats=stats, workers=workers, stop=stop)
     record.nodes, record.subcases = stats.nodes, stats.subcases
-    if got == "stopped":
+    if got is static_search.STOPPED:
         return None
     return False if got is None else got
 

@@ -166,9 +166,13 @@ def _labels(table, fixed, n):
     return labels
 
 
-def _pick(table, tableT, labels, codes, m, h, slots, stats):
+STOPPED = "stopped"
+
+
+def _pick(table, tableT, labels, codes, m, h, slots, stats, stop=None):
     """Choose m codes from ``codes`` (increasing) that with ``labels`` separate every secret: a list of
-    codes, or None."""
+    codes, None, or STOPPED when ``stop()`` said so (asked before each code of the levels above the last
+    two)."""
     if m == 0:
         return [] if labels.max() + 1 == labels.shape[0] else None
     keep = domain(table, labels, codes, slots, h ** (m - 1))
@@ -187,8 +191,12 @@ def _pick(table, tableT, labels, codes, m, h, slots, stats):
         i = int(hits[0])
         return [int(cands[i]), int(found[i])]
     for i in range(cands.shape[0] - m + 1):
+        if stop is not None and stop():
+            return STOPPED
         lab, _ = refine(table, labels, cands[i], slots)
-        got = _pick(table, tableT, lab, cands[i + 1 :], m - 1, h, slots, stats)
+        got = _pick(table, tableT, lab, cands[i + 1 :], m - 1, h, slots, stats, stop)
+        if got is STOPPED:
+            return STOPPED
         if got is not None:
             return [int(cands[i]), *got]
     return None
@@ -200,7 +208,7 @@ def search_case(game, table, k, fixed, allowed, *, h, orbits=None, stats=None, w
     ``orbits`` (optional): for every code, its orbit's smallest code under the permutations that fix
     ``fixed`` (``symmetry.class_of(game, fixed)``); then the first free guess is taken as the least orbit's
     representative (module docstring). ``stop()`` (optional) is asked between subcases; when it returns
-    True the search gives up and returns "stopped". Returns the set (sorted list) or None.
+    True the search gives up and returns STOPPED ("stopped"). Returns the set (sorted list) or None.
     """
     import numba
 
@@ -218,7 +226,9 @@ def search_case(game, table, k, fixed, allowed, *, h, orbits=None, stats=None, w
     if m == 0:
         return sorted(int(c) for c in fixed) if labels.max() + 1 == n else None
     if orbits is None or m == 1:
-        got = _pick(table, tableT, labels, allowed, m, h, slots, stats)
+        got = _pick(table, tableT, labels, allowed, m, h, slots, stats, stop)
+        if got is STOPPED:
+            return STOPPED
         return None if got is None else sorted([*map(int, fixed), *got])
     # Symmetry subcases: the first free guess is the representative of the least orbit among the free
     # guesses. Orbits are numbered by their smallest allowed code (the allowed list is a union of orbits).
@@ -228,7 +238,7 @@ def search_case(game, table, k, fixed, allowed, *, h, orbits=None, stats=None, w
     stats.nodes += firsts.size
     for j, pos in enumerate(firsts):
         if stop is not None and stop():
-            return "stopped"
+            return STOPPED
         if not keep[j]:
             continue  # the representative itself fails the domain filter: the subcase is empty
         stats.subcases += 1
@@ -237,7 +247,9 @@ def search_case(game, table, k, fixed, allowed, *, h, orbits=None, stats=None, w
         rest = allowed[later]
         rest = rest[rest != t]
         lab, _ = refine(table, labels, t, slots)
-        got = _pick(table, tableT, lab, rest, m - 1, h, slots, stats)
+        got = _pick(table, tableT, lab, rest, m - 1, h, slots, stats, stop)
+        if got is STOPPED:
+            return STOPPED
         if got is not None:
             return sorted([*map(int, fixed), t, *got])
     return None
