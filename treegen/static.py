@@ -52,12 +52,14 @@ case allows):
 - level 2: moreover some other guess c of the set splits C into classes C' (hints of c), each of which the
   remaining k - 2 guesses must separate: h^(k-2) >= max |C'|. The set is unknown, so take the c (among the
   codes the case allows) that makes this easiest.
-A case whose bound exceeds k is closed without CP-SAT; the least bound over the cases is a lower bound
+A case whose bound exceeds k is closed without searching (either method); the least bound over the cases is a lower bound
 for the game.
 
-Determinism: CP-SAT runs with a fixed seed and ``interleave_search`` (its deterministic parallel mode), so
-the set found depends only on the game, the size, the seed and the number of workers; the guesses are
-written in increasing code order.
+Determinism: the depth-first search returns the first set in a fixed order whatever the number of threads
+(``treegen.static_search``); CP-SAT runs with a fixed seed and ``interleave_search`` (its deterministic
+parallel mode), so its set depends only on the game, the size, the seed and the number of workers. The
+cases are decided in order and the first one with a set gives it; the guesses are written in increasing
+code order.
 
 The checking code (``verify.check_static_tree``) needs only the standard library, so that
 ``treegen verify`` starts instantly; numpy and ortools are imported inside the functions that solve.
