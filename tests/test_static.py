@@ -38,19 +38,62 @@ TINY = ["mm:2:2", "mm:2:3", "mm:2:4", "mm:2:5", "mm:3:2", "mm:3:3", "bc:3:4", "m
 BARE = {"mm:2:2", "mm:2:3", "mm:3:2", "mm:2:4"}
 
 
+@pytest.mark.parametrize("method", static.METHODS)
 @pytest.mark.parametrize("name", TINY)
-def test_cp_sat_agrees_with_brute_force(name):
+def test_both_methods_agree_with_brute_force(name, method):
     game = resolve_game(name)
     want = naive_static_number(game)
-    got = static.find_static(game)
-    assert got.proved and not got.timed_out
+    got = static.find_static(game, method=method)
+    assert got.proved and not got.timed_out and got.method == method
     assert len(got.guesses) == got.lower_bound == want
     assert naive_separates(game, got.guesses)
-    if name in BARE:  # with every lever off: the lazy loop alone over all codes
-        bare = static.find_static(game, want - 1, symmetry=False, use_bounds=False)
+    if name in BARE:  # with every lever off: the lazy loop (or the plain search) alone over all codes
+        bare = static.find_static(game, want - 1, method=method, symmetry=False, use_bounds=False)
         assert bare.proved and bare.guesses is None and bare.lower_bound == want
-        found = static.find_static(game, want, symmetry=False, use_bounds=False)
+        found = static.find_static(game, want, method=method, symmetry=False, use_bounds=False)
         assert found.proved and naive_separates(game, found.guesses)
+
+
+def naive_case(game, k, fixed, allowed) -> bool:
+    """Whether some k-set holding ``fixed`` and otherwise codes of ``allowed`` separates: every subset."""
+    return any(naive_separates(game, [*fixed, *rest])
+               for rest in itertools.combinations([int(c) for c in allowed], k - len(fixed)))
+
+
+@pytest.mark.parametrize("name", ["mm:3:4", "bc:3:4", "mm:2:5", "mm:3:3"])
+def test_the_methods_agree_case_by_case_with_brute_force(name):
+    # Every symmetry case at the least size and one below: the depth-first search (with and without its
+    # third-guess subcases) and CP-SAT against every subset of the case's codes.
+    from treegen.feedback import feedback_table
+    from treegen.static_search import search_case
+    from treegen.symmetry import class_of
+
+    game = resolve_game(name)
+    table = feedback_table(game)
+    h = static.hint_count(game)
+    want = naive_static_number(game)
+    cases = static.symmetry_cases(game, table)
+    for k in (want - 1, want):
+        dfs = static.decide_cases(game, k, "dfs")
+        sat = static.decide_cases(game, k, "cp-sat")
+        assert [r.status for r in dfs] != [] and len(dfs) == len(sat) == len(cases)
+        for case, a, b in zip(cases, dfs, sat):
+            truth = naive_case(game, k, case.fixed, case.allowed)
+            if a.status == "counting":
+                assert b.status == "counting" and not truth  # a counting bound never closes a live case
+                continue
+            assert a.status == ("found" if truth else "infeasible"), (case.fixed, a)
+            assert b.status in (("found",) if truth else ("infeasible", "filter")), (case.fixed, b)
+            plain = search_case(game, table, k, case.fixed, case.allowed, h=h)  # no third-level subcases
+            assert (plain is not None) == truth
+            for got in (a, b):
+                if truth:
+                    codes = [parse_code(game, c) for c in got.found]
+                    assert naive_separates(game, codes) and len(codes) == k
+                    assert all(c in codes for c in case.fixed)
+        assert any(r.status == "found" for r in dfs) == (k == want)
+    orbits = class_of(game, cases[0].fixed)
+    assert len(set(orbits.tolist())) < game.size  # the subcases really merge codes in these games
 
 
 def test_two_peg_numbers_match_the_published_table():
@@ -63,12 +106,14 @@ def test_two_peg_numbers_match_the_published_table():
 def test_cp_sat_refutes_a_size_with_clauses():
     # Without the counting bounds, refuting 2 guesses for mm:3:4 takes the lazy clause loop.
     game = resolve_game("mm:3:4")
-    got = static.find_static(game, 2, use_bounds=False)
+    got = static.find_static(game, 2, method="cp-sat", use_bounds=False)
     assert got.proved and got.guesses is None and got.lower_bound == 3
     assert got.iterations > 0 and got.constraints > 0
     assert not any(naive_separates(game, s) for s in itertools.combinations(range(game.size), 2))
-    found = static.find_static(game, 3, use_bounds=False)
+    found = static.find_static(game, 3, method="cp-sat", use_bounds=False)
     assert found.proved and naive_separates(game, found.guesses)
+    assert sum(r.solves for r in got.cases) == got.iterations
+    assert sum(r.clauses for r in found.cases) > 0  # size 3 leaves one free guess, so a model with clauses
 
 
 def test_counting_bounds_are_never_above_the_truth():
@@ -193,8 +238,35 @@ def test_impossible_size_exits_1(tmp_path):
     assert not out.exists()
 
 
+def test_case_log_and_methods_from_the_command(tmp_path):
+    # Both methods through the command: the same least size, a file that verifies, and one log line per case.
+    for method in static.METHODS:
+        out, log = tmp_path / f"{method}.json", tmp_path / f"{method}.jsonl"
+        done = run("static", "--game", "mm:3:4", "--method", method, "--case-log", str(log), "-o", str(out), "-q")
+        assert done.returncode == 0, done.stderr
+        assert ("depth-first" if method == "dfs" else "CP-SAT") in done.stdout
+        claim = load_tree(out).provenance["static"]
+        assert claim["method"] == method and claim["size"] == 3 and claim["proved_minimum"]
+        assert run("verify", str(out)).returncode == 0
+        lines = [orjson.loads(line) for line in log.read_bytes().splitlines()]
+        cases = len(static.symmetry_cases(resolve_game("mm:3:4"), static_table("mm:3:4")))
+        assert lines[-1]["status"] == "found" and lines[-1]["size"] == 3
+        assert sorted(lines[-1]["found"]) == claim["guesses"]
+        # Counting needs 3, so only size 3 is searched: every case before the one with the set is closed.
+        assert all(line["size"] == 3 for line in lines) and len(lines) <= cases
+        assert all(line["status"] in ("counting", "infeasible", "filter") for line in lines[:-1])
+        assert any(line["status"] == "counting" for line in lines)
+
+
+def static_table(name):
+    from treegen.feedback import feedback_table
+
+    return feedback_table(resolve_game(name))
+
+
 @pytest.mark.parametrize("args", [["--size", "0"], ["--time-limit", "-1"], ["--workers", "0"],
-                                  ["--guesses", "1299"], ["--game", "xx"]])
+                                  ["--guesses", "1299"], ["--game", "xx"], ["--memory", "1"],
+                                  ["--method", "sat"]])
 def test_bad_input_exits_2(tmp_path, args):
     done = run("static", "--game", "mastermind", *args, "-o", str(tmp_path / "b.json"), "-q")
     assert done.returncode == 2

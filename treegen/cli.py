@@ -591,7 +591,8 @@ def cmd_serve(args) -> int:
 
 
 def cmd_static(args) -> int:
-    """``treegen static``: the least static set (or one of --size K), proved with CP-SAT; see treegen/static.py.
+    """``treegen static``: the least static set (or one of --size K), proved by the depth-first search or
+    CP-SAT (``--method``); see treegen/static.py and treegen/static_search.py.
 
     Exit 0: the file is written and its claim proved (least size, or a set of size K); 1: no static set of
     K guesses exists (proved); 4: the time limit stopped the search (the best set so far is written, with
@@ -606,6 +607,8 @@ def cmd_static(args) -> int:
     game = resolve_game(args.game)
     out = args.output if args.output is not None else f"{game.name.replace(':', '-')}-static.json"
     output_file(out, "tree file")
+    if args.case_log is not None:
+        output_file(args.case_log, "case log")
     h = static.hint_count(game)
     if args.guesses:
         codes = [parse_code(game, c) for c in args.guesses.replace(",", " ").split()]
@@ -617,34 +620,50 @@ def cmd_static(args) -> int:
             return 1
         bounds = static.counting_bounds(game)
         result = static.StaticResult(game, len(codes), tuple(codes), min(bounds.lower, len(codes)),
-                                     bounds.lower >= len(codes), False, bounds)
+                                     bounds.lower >= len(codes), False, bounds, method="counting")
     else:
         bar = None
         if not args.quiet:
             from tqdm import tqdm
 
-            bar = tqdm(total=None, desc=f"static {game.name}", unit="step", file=sys.stderr, leave=False, delay=1.0,
-                       bar_format="{desc}: {postfix} [{elapsed}]")
+            bar = tqdm(total=None, desc=f"static {game.name}", unit="case", file=sys.stderr, leave=False, delay=1.0,
+                       bar_format="{desc}: {n}/{total} cases; {postfix} [{elapsed}]")
 
-        def progress(lower: int, upper: int | None, note: str) -> None:
+        def progress(lower: int, upper: int | None, note: str, done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
             bar.set_postfix_str(f"{lower} <= static <= {'?' if upper is None else upper}; {note}", refresh=False)
-            bar.update(1)
+            bar.refresh()
 
         try:
             result = static.find_static(
-                game, args.size, workers=args.workers, seed=args.seed, time_limit=args.time_limit,
+                game, args.size, method=args.method, workers=args.workers, seed=args.seed,
+                time_limit=args.time_limit, memory_mb=args.memory,
                 progress=progress if bar is not None else None,
             )
         finally:
             if bar is not None:
                 bar.close()
+        if args.case_log is not None:
+            import orjson
+
+            from .files import write_atomic
+
+            write_atomic(args.case_log, b"".join(orjson.dumps(c.to_obj()) + b"\n" for c in result.cases), "case log")
     upper = None if result.guesses is None else len(result.guesses)
     print(f"game     {game.describe()}; {h} possible hints")
     print(f"bounds   counting: at least {result.bounds.lower} (h^k >= N: {result.bounds.plain}; "
           f"{result.bounds.cases} symmetry cases)")
-    print(f"search   {result.iterations} CP-SAT solves, {result.constraints} separation clauses, "
-          f"{result.cases_solved} cases solved, {result.cases_bounded} closed by counting, "
-          f"{result.seconds:.1f} s with {args.workers} worker{'s' if args.workers != 1 else ''}")
+    if args.guesses:
+        pass  # a given set: nothing was searched
+    elif result.method == "dfs":
+        print(f"search   depth-first: {result.cases_solved} cases searched ({result.subcases} third-guess "
+              f"subcases, {result.nodes} codes tried), {result.cases_bounded} closed by counting, "
+              f"{result.seconds:.1f} s with {args.workers} thread{'s' if args.workers != 1 else ''}")
+    else:
+        print(f"search   CP-SAT: {result.iterations} solves, {result.constraints} separation clauses, "
+              f"{result.cases_solved} cases solved, {result.cases_bounded} closed by counting, "
+              f"{result.seconds:.1f} s with {args.workers} worker{'s' if args.workers != 1 else ''}")
     if args.size is not None and result.guesses is None and not result.timed_out:
         print(f"treegen: no static set of {args.size} guesses separates the secrets of {game.name} "
               f"(proved: at least {result.lower_bound})", file=sys.stderr)
@@ -1017,8 +1036,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="where to write the tree (default GAME-static.json)")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="stop after S seconds and report the best bounds (exit 4)")
-    p.add_argument("--workers", type=int, default=2, metavar="N", help="CP-SAT workers (default 2)")
+    p.add_argument("--method", choices=("dfs", "cp-sat"), default="dfs",
+                   help="how each symmetry case is decided: dfs, the compiled depth-first search (default), "
+                   "or cp-sat, OR-Tools CP-SAT with lazy separation clauses; both give the same answer")
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="threads of the depth-first search, or CP-SAT workers (default 2)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="CP-SAT random seed (default 0)")
+    p.add_argument("--memory", type=int, default=None, metavar="MB",
+                   help="cp-sat: cap each CP-SAT call at MB megabytes (it then stops, exit 4)")
+    p.add_argument("--case-log", default=None, metavar="FILE",
+                   help="write one JSON line per symmetry case: size, fixed codes, bound, status, seconds, "
+                   "clauses and solves (cp-sat), codes tried and subcases (dfs)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     p = command(

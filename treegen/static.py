@@ -20,7 +20,15 @@ early, which is no longer static.)
 
 Method (:func:`find_static`)
 ----------------------------
-Model: a boolean x_c per code ("c is in the set"), sum x_c = k, and for a pair of secrets {a, b} the clause
+The search goes size by size from the counting bound up; at each size every symmetry case (below) is
+decided by one of two independent methods, which must agree case by case (tests, and
+``scripts/static_results.py --cross-check``):
+- ``dfs`` (default): the compiled depth-first search of ``treegen.static_search`` (one more level of
+  symmetry cases, a counting filter on each level's codes, and a pair filter for the last guess). It
+  settles mastermind: no static set of 5 (all 153 cases that counting leaves open), so static = 6.
+- ``cp-sat``: OR-Tools CP-SAT with lazy separation clauses, as follows.
+
+CP-SAT model: a boolean x_c per code ("c is in the set"), sum x_c = k, and for a pair of secrets {a, b} the clause
 OR{x_c : hint(c, a) != hint(c, b)} ("some chosen guess tells a from b"). There are N(N-1)/2 pairs (839k for
 mastermind, 12.7M for bulls-cows), so they are added lazily: solve with the pairs known so far, group the
 secrets by their hint vectors under the set found (numpy), add one clause per secret of each group of two
@@ -44,12 +52,14 @@ case allows):
 - level 2: moreover some other guess c of the set splits C into classes C' (hints of c), each of which the
   remaining k - 2 guesses must separate: h^(k-2) >= max |C'|. The set is unknown, so take the c (among the
   codes the case allows) that makes this easiest.
-A case whose bound exceeds k is closed without CP-SAT; the least bound over the cases is a lower bound
+A case whose bound exceeds k is closed without searching (either method); the least bound over the cases is a lower bound
 for the game.
 
-Determinism: CP-SAT runs with a fixed seed and ``interleave_search`` (its deterministic parallel mode), so
-the set found depends only on the game, the size, the seed and the number of workers; the guesses are
-written in increasing code order.
+Determinism: the depth-first search returns the first set in a fixed order whatever the number of threads
+(``treegen.static_search``); CP-SAT runs with a fixed seed and ``interleave_search`` (its deterministic
+parallel mode), so its set depends only on the game, the size, the seed and the number of workers. The
+cases are decided in order and the first one with a set gives it; the guesses are written in increasing
+code order.
 
 The checking code (``verify.check_static_tree``) needs only the standard library, so that
 ``treegen verify`` starts instantly; numpy and ortools are imported inside the functions that solve.
@@ -296,6 +306,32 @@ def greedy_set(game: Game) -> list[int]:
 
 
 @dataclass
+class CaseRecord:
+    """What happened to one symmetry case at one size: ``status`` is "counting" (closed by the counting
+    bound), "filter" (closed by the domain filter before CP-SAT), "infeasible", "found" or "stopped";
+    ``seconds`` of wall time; ``clauses`` the separation clauses in its CP-SAT model (cp-sat) and
+    ``solves`` its CP-SAT calls; ``nodes`` the codes tried and ``subcases`` the third-guess symmetry
+    subcases searched (dfs)."""
+
+    size: int
+    fixed: tuple[str, ...]
+    bound: int
+    status: str
+    seconds: float = 0.0
+    clauses: int = 0
+    solves: int = 0
+    nodes: int = 0
+    subcases: int = 0
+    found: tuple[str, ...] = ()  # the set, when status is "found"
+    outcome: object = field(default=None, repr=False, compare=False)  # the set (ints), False, or None
+
+    def to_obj(self) -> dict:
+        return {"size": self.size, "fixed": list(self.fixed), "bound": self.bound, "status": self.status,
+                "seconds": round(self.seconds, 3), "clauses": self.clauses, "solves": self.solves,
+                "nodes": self.nodes, "subcases": self.subcases, "found": list(self.found)}
+
+
+@dataclass
 class StaticResult:
     """What :func:`find_static` established.
 
@@ -303,7 +339,7 @@ class StaticResult:
     no static set has fewer guesses. ``proved`` means the search finished: without a requested size,
     ``lower_bound == len(guesses)``; with one, the size was either found or refuted (``guesses`` None and
     ``lower_bound`` > size). ``timed_out`` means the search stopped first: the time limit, or CP-SAT
-    out of memory or giving up (``stopped`` says which).
+    out of memory or giving up (``stopped`` says which). ``cases`` records every symmetry case looked at.
     """
 
     game: Game
@@ -320,18 +356,27 @@ class StaticResult:
     seconds: float = 0.0
     log: list[str] = field(default_factory=list)
     stopped: str = "time limit"  # why a search with timed_out set stopped
+    method: str = "dfs"
+    cases: list[CaseRecord] = field(default_factory=list)
+    nodes: int = 0
+    subcases: int = 0
 
 
-Progress = Callable[[int, int | None, str], None]
+# progress(lower, upper, note, cases_done, cases_total): upper None while no set is known; the case counts
+# are those of the size being decided.
+Progress = Callable[[int, int | None, str, int, int], None]
+METHODS = ("dfs", "cp-sat")
 
 
 def find_static(
     game: Game,
     size: int | None = None,
     *,
+    method: str = "dfs",
     workers: int = 2,
     seed: int = 0,
     time_limit: float | None = None,
+    memory_mb: int | None = None,
     symmetry: bool = True,
     use_bounds: bool = True,
     progress: Progress | None = None,
@@ -339,19 +384,26 @@ def find_static(
     """Find a least static set of ``game`` and prove that none is smaller (``size`` None), or decide
     whether a static set of exactly ``size`` guesses exists.
 
-    ``progress(lower, upper, note)`` is called as the search moves (upper None: no set known yet).
+    ``method`` decides each symmetry case: "dfs" (the compiled depth-first search of
+    ``treegen.static_search``, with a third level of symmetry cases) or "cp-sat" (the lazy clause loop;
+    ``memory_mb`` caps each CP-SAT call's memory). Both see the same cases and the same counting bounds.
+    ``progress(lower, upper, note, done, total)`` is called as the search moves.
     ``symmetry`` and ``use_bounds`` switch the levers off for measurements; the answer is the same.
     """
     import numpy as np
 
     from .feedback import feedback_table
 
+    if method not in METHODS:
+        raise StaticError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     if size is not None and not 1 <= size <= game.size:
         raise StaticError(f"--size must be between 1 and {game.size} (the number of codes), not {size}")
     if workers < 1:
         raise StaticError(f"--workers must be at least 1, not {workers}")
     if time_limit is not None and time_limit <= 0:
         raise StaticError(f"--time-limit must be a positive number of seconds, not {time_limit}")
+    if memory_mb is not None and memory_mb < 64:
+        raise StaticError(f"--memory must be at least 64 (MB), not {memory_mb}")
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     table = feedback_table(game)
@@ -369,13 +421,14 @@ def find_static(
     if use_bounds:
         lower = max(plain, min(c.bound for c in cases)) if not singles else 1
     bounds = Bounds(h, plain, len(cases), min(c.bound for c in cases))
-    result = StaticResult(game, size, None, lower, False, False, bounds)
+    result = StaticResult(game, size, None, lower, False, False, bounds, method=method)
+    state = {"done": 0}
 
     def say(note: str) -> None:
         result.log.append(note)
         if progress is not None:
             up = None if result.guesses is None else len(result.guesses)
-            progress(result.lower_bound, up, note)
+            progress(result.lower_bound, up, note, state["done"], len(cases))
 
     say(f"counting bounds: at least {lower} ({len(cases)} symmetry cases)")
     if singles:
@@ -400,11 +453,21 @@ def find_static(
     pairs: list[tuple[int, int]] = []  # every pair clause found so far (valid for any size and case)
     for k in sizes:
         found = None
+        state["done"] = 0
         for number, case in enumerate(cases, 1):
+            named = tuple(format_code(game, c) for c in case.fixed)
             if use_bounds and case.bound > k:
                 result.cases_bounded += 1
+                result.cases.append(CaseRecord(k, named, case.bound, "counting"))
+                state["done"] = number
                 continue
-            outcome = _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say, use_bounds)
+            record = _decide(game, table, k, case, method, h, workers, seed, deadline, result, say, pairs,
+                             symmetry, use_bounds, memory_mb)
+            outcome = record.outcome
+            result.cases.append(record)
+            result.nodes += record.nodes
+            result.subcases += record.subcases
+            state["done"] = number
             if outcome is None:  # time limit
                 result.timed_out = True
                 result.seconds = time.perf_counter() - start
@@ -414,6 +477,8 @@ def find_static(
             if outcome is not False:
                 found = outcome
                 break
+            say(f"k={k}: case {number}/{len(cases)} ({' '.join(named) or 'all'}) {record.status}"
+                f" in {record.seconds:.1f} s")
         if found is not None:
             result.guesses = tuple(sorted(found))
             result.proved = True
@@ -434,15 +499,95 @@ def find_static(
     return result
 
 
+def _decide(game, table, k, case, method, h, workers, seed, deadline, result, say, pairs, symmetry, use_bounds,
+            memory_mb):
+    """Decide one case with ``method``: a CaseRecord whose ``outcome`` attribute is the set (list of
+    ints), False (no set in this case) or None (stopped)."""
+    record = CaseRecord(k, tuple(format_code(game, c) for c in case.fixed), case.bound, "")
+    began = time.perf_counter()
+    if deadline is not None and began >= deadline:
+        outcome = None
+    elif method == "dfs":
+        outcome = _search_case(game, table, k, case, h, workers, deadline, symmetry, record)
+    else:
+        outcome = _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say,
+                              use_bounds, record, memory_mb)
+    record.seconds = time.perf_counter() - began
+    if outcome is None:
+        record.status = "stopped"
+    elif outcome is False:
+        record.status = record.status or "infeasible"
+    else:
+        record.status = "found"
+        record.found = tuple(format_code(game, c) for c in sorted(outcome))
+    record.outcome = outcome
+    return record
+
+
+def decide_cases(game: Game, k: int, method: str = "dfs", *, workers: int = 2, seed: int = 0,
+                 time_limit: float | None = None, memory_mb: int | None = None,
+                 progress: Progress | None = None, max_codes: int | None = None) -> list[CaseRecord]:
+    """Decide EVERY symmetry case of ``game`` at size ``k`` (not stopping at the first set found): one
+    record per case, in case order; cases closed by counting are recorded as such, and with ``max_codes``
+    the cases that allow more codes are recorded as "skipped". For cross-checking the two methods case by
+    case (``scripts/static_results.py --cross-check``)."""
+    from .feedback import feedback_table
+
+    if method not in METHODS:
+        raise StaticError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    table = feedback_table(game)
+    h = hint_count(game)
+    cases = symmetry_cases(game, table, 2)
+    result = StaticResult(game, k, None, 1, False, False, Bounds(h, 0, len(cases), 0), method=method)
+    records = []
+    pairs: list[tuple[int, int]] = []
+    for number, case in enumerate(cases, 1):
+        if case.bound > k:
+            record = CaseRecord(k, tuple(format_code(game, c) for c in case.fixed), case.bound, "counting")
+        elif max_codes is not None and case.allowed.size > max_codes:
+            record = CaseRecord(k, tuple(format_code(game, c) for c in case.fixed), case.bound, "skipped")
+        else:
+            record = _decide(game, table, k, case, method, h, workers, seed, deadline, result,
+                             lambda note: None, pairs, True, True, memory_mb)
+        records.append(record)
+        if progress is not None:
+            progress(0, None, f"{method} k={k}: {record.status}", number, len(cases))
+    return records
+
+
+def _search_case(game, table, k, case, h, workers, deadline, symmetry, record):
+    """One case by the depth-first search (``treegen.static_search``): the set, False, or None (time)."""
+    from . import static_search
+    from .symmetry import class_of
+
+    orbits = class_of(game, case.fixed) if symmetry and case.fixed else None
+    stats = static_search.Stats()
+
+    def stop() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    got = static_search.search_case(game, table, k, case.fixed, case.allowed, h=h, orbits=orbits,
+                                    stats=stats, workers=workers, stop=stop)
+    record.nodes, record.subcases = stats.nodes, stats.subcases
+    if got is static_search.STOPPED:
+        return None
+    return False if got is None else got
+
+
 def _pad(code: int, size: int, n: int) -> tuple[int, ...]:
     """``code`` and the size - 1 lowest other codes: a static set of any size once ``code`` is one."""
     rest = [c for c in range(n) if c != code][: size - 1]
     return tuple(sorted([code, *rest]))
 
 
-def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say, use_filter=True):
+def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say, use_filter=True,
+                record=None, memory_mb=None):
     """The lazy loop for one size and one symmetry case. Returns the set (list of ints), False when the
-    case is infeasible, or None when the time limit stopped it. Appends the new clauses to ``pairs``."""
+    case is infeasible, or None when the time limit stopped it. Appends the new clauses to ``pairs``;
+    counts this case's clauses and solves in ``record``; ``memory_mb`` caps each CP-SAT call."""
+    record = record if record is not None else CaseRecord(k, (), case.bound, "")
     import numpy as np
     from ortools.sat.python import cp_model
 
@@ -463,6 +608,7 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
         free = free[biggest <= h ** (m - 1)]
         if free.size < m:
             say(f"k={k}, case {' '.join(format_code(game, c) for c in fixed)}: closed by the domain filter")
+            record.status = "filter"
             return False
     model = cp_model.CpModel()
     # y_j: the index (into the allowed codes) of the j-th free guess, in increasing order (a set has one
@@ -490,6 +636,7 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
             model.add_element(y[j], values, t)
             ts.append(t)
         model.add_bool_or(ts)
+        record.clauses += 1  # a clause of this case's model (pairs the fixed codes separate are not)
         return True
 
     for a, b in pairs:
@@ -499,6 +646,9 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     solver.parameters.interleave_search = workers > 1
+    if memory_mb is not None:
+        # CP-SAT stops with status UNKNOWN when it reaches this; reported as "out of memory" below.
+        solver.parameters.max_memory_in_mb = memory_mb
     where = f"k={k}, case {' '.join(format_code(game, c) for c in fixed) or 'all'}"
     while True:
         if deadline is not None:
@@ -512,12 +662,15 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
             result.stopped = "CP-SAT ran out of memory"
             return None
         result.iterations += 1
+        record.solves += 1
         if status == cp_model.INFEASIBLE:
             say(f"{where}: infeasible ({result.iterations} solves, {result.constraints} clauses so far)")
             return False
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             if deadline is None or time.perf_counter() < deadline:
                 result.stopped = f"CP-SAT stopped with status {solver.status_name(status)} before the time limit"
+                if memory_mb is not None:
+                    result.stopped += f" (memory cap {memory_mb} MB)"
             return None
         chosen = fixed + [int(free[solver.value(v)]) for v in y]
         missing = unseparated_pairs(table, chosen)
@@ -580,6 +733,7 @@ def static_tree(game: Game, result: StaticResult, objective: str = "size") -> Tr
         "total": static_total(game.size, k),
         "worst_case": static_worst(game.size, k),
         "objective": objective,
+        "method": result.method,
     }
     provenance = {"static": claims, "treegen": __version__}
     return make_tree(game, STRATEGY, static_root(game, result.guesses), provenance)
