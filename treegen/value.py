@@ -151,9 +151,15 @@ def _orbit_labels(game: Game) -> tuple[np.ndarray, list[int]]:
     return labels, [size for _, size in orbits]
 
 
-def best_response(game: Game, weights: np.ndarray, workers: int = 1) -> tuple[int, Node, int]:
-    """(least weighted total, its tree, search nodes) for integer per-code ``weights``. Equal weights are
-    the ordinary least total, searched by the main solver (faster, and parallel)."""
+def best_response(game: Game, weights: np.ndarray, workers: int = 1,
+                  beta: int | None = None) -> tuple[int, Node | None, int]:
+    """(weighted total, tree, search nodes) of the best response to integer per-code ``weights``.
+
+    Contract (the search's): with ``beta``, the total is exact, with its tree, when it is below ``beta``;
+    otherwise it is a lower bound >= ``beta`` and the tree is None (no tree costs less than ``beta``).
+    Without ``beta`` it is exact. Equal weights are the ordinary least total, searched by the main solver
+    (faster, and parallel; always exact).
+    """
     if (weights == weights[0]).all():
         from .coordinator import solve_game
 
@@ -161,7 +167,9 @@ def best_response(game: Game, weights: np.ndarray, workers: int = 1) -> tuple[in
         return int(weights[0]) * tree.stats.total, tree.root, int(tree.provenance["nodes"])
     solver = WeightedSolver(game, weights)
     secrets = np.arange(game.size, dtype=np.int32)
-    cost = solver.solve(secrets)
+    cost = solver.solve(secrets) if beta is None else solver.solve(secrets, beta)
+    if beta is not None and cost >= beta:
+        return cost, None, solver.nodes
     return cost, Node.from_wire(game, solver.tree(secrets)), solver.nodes
 
 
@@ -224,10 +232,10 @@ def game_value(game: Game, workers: int = 1, max_columns: int = 200,
     nodes = 0
     uniform: list = []  # the ordinary optimum, searched once: (cost per unit weight, tree)
 
-    def respond(weights: np.ndarray) -> tuple[int, Node, int]:
+    def respond(weights: np.ndarray, beta: int | None = None) -> tuple[int, Node | None, int]:
         if (weights == weights[0]).all() and uniform:
             return int(weights[0]) * uniform[0], uniform[1], 0
-        return best_response(game, weights, workers)
+        return best_response(game, weights, workers, beta)
 
     def add(root: Node) -> None:
         columns.append(Column(root, tuple(orbit_totals(game, root))))
@@ -249,14 +257,19 @@ def game_value(game: Game, workers: int = 1, max_columns: int = 200,
         z, pi_float, _ = glop_restricted([[float(x) for x in row] for row in a])
         weights = np.rint(np.array(pi_float)[labels] / np.array(sizes, dtype=float)[labels] * FLOAT_SCALE)
         weights = weights.astype(np.int64)
-        cost, root, n = respond(weights)
+        # Only a tree below z against pi matters here, so the search gets beta = z (rounded down a
+        # little): below it the answer is exact, with its tree; else it is refuted by bounds, which is cheap.
+        total_weight = int(weights.sum())
+        beta = math.floor((z - TOLERANCE * max(1.0, z)) * total_weight)
+        cost, root, n = respond(weights, beta)
         nodes += n
-        lower_float = cost / float(weights.sum())  # E[guesses] of the best response against pi as rounded
-        shown = max(shown, lower_float)
+        improving = root is not None and cost < beta
+        if improving:
+            shown = max(shown, cost / total_weight)  # E[guesses] of a tree against pi as rounded: a guide
         if progress is not None:
             progress(iteration, shown, z, f"{len(columns)} trees")
-        totals = tuple(orbit_totals(game, root))
-        if lower_float < z - TOLERANCE * max(1.0, z) and all(c.totals != totals for c in columns):
+        totals = tuple(orbit_totals(game, root)) if improving else None
+        if improving and all(c.totals != totals for c in columns):
             columns.append(Column(root, totals))  # an improving tree: pi no longer holds the guesser to z
         else:
             # GLOP sees no improving tree: solve the restricted game exactly and price the exact pi.
@@ -266,20 +279,25 @@ def game_value(game: Game, workers: int = 1, max_columns: int = 200,
             exact = exact_weights(p, labels, sizes)
             if exact is None:
                 raise ValueSearchError("the setter's exact probabilities have denominators too large for the exact "
-                                  "search's integer weights")
+                                       "search's integer weights")
             w, scale = exact
-            cost, root, n = respond(w)
+            # The restricted columns already hold the best response to p to at most v (p is optimal for the
+            # restricted game), so the question is only whether some tree costs less than v * scale. With
+            # beta = ceil(v * scale): an exact cost below beta is below v * scale (an improving tree); a
+            # bound >= beta proves that no tree costs less than v * scale, so the least is exactly v.
+            need = math.ceil(v * scale)
+            cost, root, n = respond(w, need)
             nodes += n
-            lower = Fraction(cost, scale)
-            best_lower = max(best_lower, lower)
+            if root is None or cost >= need:
+                best_lower = v
+                if progress is not None:
+                    progress(iteration, float(v), float(v), f"{len(columns)} trees, exact check: proved")
+                guesser = tuple((q[t], columns[t]) for t in range(len(columns)) if q[t] > 0)
+                return GameValue(game, v, orbits, tuple(p), guesser, v, Fraction(uniform[0], game.size), iteration,
+                                 len(columns), nodes)
+            best_lower = max(best_lower, Fraction(cost, scale))
             if progress is not None:
                 progress(iteration, float(best_lower), float(v), f"{len(columns)} trees, exact check")
-            if lower >= v:
-                if lower != v:
-                    raise RuntimeError(f"best response {lower} above the restricted value {v}: impossible")
-                guesser = tuple((q[t], columns[t]) for t in range(len(columns)) if q[t] > 0)
-                return GameValue(game, v, orbits, tuple(p), guesser, lower, Fraction(uniform[0], game.size), iteration,
-                                 len(columns), nodes)
             add(root)
         if len(columns) > max_columns:
             raise ValueSearchError(f"no convergence within {max_columns} trees")
