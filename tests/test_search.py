@@ -996,3 +996,20 @@ def test_verify_checks_the_crush_claims(tmp_path, capsys):
     out.write_text(json.dumps(doc))
     status, _, err = run_main(capsys, "verify", str(out))
     assert status == 1 and "provenance claim at_worst" in err
+
+
+# -- scripts/within_cap.py: the least worst case with a tree, against brute force --------------------------
+
+
+@pytest.mark.parametrize("spec", ["mm:3:3", "bc:3:4", "mm:2:5", "mm:4:2"])
+def test_within_cap_script_finds_the_least_worst_case(spec, brute, tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "w.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "within_cap.py"), "--game", spec, "-o", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    tree = load_tree(out)
+    stats = verify_tree(tree, tree.provenance["max_guesses"])  # also checks worst_case and impossible_within
+    assert stats.max_guesses == tree.provenance["worst_case"] == brute(spec).least_worst()
