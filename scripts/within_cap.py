@@ -4,9 +4,8 @@
 
 The exact feasibility search (``Solver.feasible``: can every secret be solved within d guesses?) runs for
 d = 1, 2, ... until it says yes; the d before it is then proved impossible. The tree is read back from the
-search: at each set, the first guess (in the search's own order) whose every class fits in one guess fewer.
-It records ``worst_case`` and ``impossible_within`` in its provenance, which `treegen verify` checks against
-the tree; its total is whatever that tree gives, not an optimum. `treegen solve --objective worst` proves
+search (``Solver.feasible_tree``: at each set, the guess the search found to fit). It records ``worst_case``
+and ``impossible_within`` in its provenance, which `treegen verify` checks against the tree; its total is whatever that tree gives, not an optimum. `treegen solve --objective worst` proves
 the same worst case and then the least total within it, which takes far longer on big games.
 """
 
@@ -18,28 +17,11 @@ import time
 
 import numpy as np
 
-from treegen import __version__, kernels
+from treegen import __version__
 from treegen.rules import resolve_game
-from treegen.search import Solver, search_tables, small_tree
+from treegen.search import Solver
 from treegen.tree import Node, save_tree
 from treegen.verify import make_tree
-
-
-def tree_within(solver: Solver, secrets: np.ndarray, depth: int, history=()) -> list:
-    """A wire tree solving ``secrets`` within ``depth`` guesses (the set must be feasible at that depth)."""
-    if secrets.shape[0] <= 2:
-        return small_tree(search_tables(solver.game), secrets)
-    guesses = solver.candidate_guesses(secrets, history)
-    guesses, _, _ = kernels.ordered_guesses(solver.table, guesses, secrets, solver.nh, solver.win,
-                                            solver.bounds.lb[depth - 1], True, int(kernels.INF))
-    for g in guesses:
-        g = int(g)
-        members, starts, _ = kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
-        classes = [(h, members[starts[h]:starts[h + 1]]) for h in range(solver.nh)
-                   if h != solver.win and starts[h + 1] > starts[h]]
-        if all(solver.feasible(c, depth - 1, history + (g,)) for _, c in classes):
-            return [g, [[int(solver.hints[h]), tree_within(solver, c, depth - 1, history + (g,))] for h, c in classes]]
-    raise AssertionError("the set was feasible, so some guess must fit")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
             break
         print(f"{game.name}: within {depth} guesses is impossible ({solver.counts.nodes} nodes)", flush=True)
         depth += 1
-    wire = tree_within(solver, secrets, depth)
+    wire = solver.feasible_tree(secrets, depth)
     seconds = time.perf_counter() - start
     root = Node.from_wire(game, wire)
     tree = make_tree(game, f"within-{depth}", root, {

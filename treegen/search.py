@@ -307,7 +307,7 @@ class Solver:
         self.bounds, self.all_guesses = t.bounds, t.all_guesses
         self.fast_limit, self.excess_limit = t.fast_limit, t.excess_limit
         self.memo = Memo(self.game.size)
-        self._feasible: dict = {}  # feasible()'s memo: (secrets bytes, depth) -> bool
+        self._feasible: dict = {}  # feasible()'s memo: (secrets bytes, depth) -> a guess that fits, or -1
         # scratch counters for kernels.least_bound, one word pair per code
         self._w0 = np.empty(self.game.size, dtype=np.uint64)
         self._w1 = np.empty(self.game.size, dtype=np.uint64)
@@ -465,22 +465,34 @@ class Solver:
         known = self._feasible.get(key)
         if known is not None:
             self._counts[kernels.STAT_HITS] += 1
-            return known
+            return known >= 0
         self._counts[kernels.STAT_NODES] += 1
         guesses = self.candidate_guesses(secrets, history)
         guesses, _, _ = kernels.ordered_guesses(
             self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF
         )
-        result = False
+        fits = -1
         for g in guesses:
             members, starts, big = kernels.split_classes(self.table, int(g), secrets, self.nh, self.win)
             if all(
                 self.feasible(members[starts[h] : starts[h + 1]], depth - 1, history + (int(g),)) for h in big
             ):
-                result = True
+                fits = int(g)
                 break
-        self._feasible[key] = result
-        return result
+        self._feasible[key] = fits  # the guess is kept for feasible_tree()
+        return fits >= 0
+
+    def feasible_tree(self, secrets: np.ndarray, depth: int, history: tuple[Code, ...] = ()) -> Wire:
+        """A tree solving ``secrets`` within ``depth`` guesses, in wire form: at each set the guess that
+        :meth:`feasible` found to fit (searched first if need be). Raises ValueError when none fits."""
+        if not self.feasible(secrets, depth, history):
+            raise ValueError(f"no tree solves these {secrets.shape[0]} secrets within {depth} guesses")
+        if secrets.shape[0] <= 2:
+            return small_tree(search_tables(self.game, self.extra), secrets)
+        g = self._feasible[(secrets.tobytes(), depth)]
+        members, starts, _ = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
+        return [g, [[int(self.hints[h]), self.feasible_tree(members[starts[h] : starts[h + 1]], depth - 1, history + (g,))]
+                    for h in range(self.nh) if h != self.win and starts[h + 1] > starts[h]]]
 
     # -- the tree --------------------------------------------------------------------------------------
     def tree(self, secrets: np.ndarray, depth: int | None = None, history: tuple[Code, ...] = ()) -> Wire:
