@@ -177,9 +177,7 @@ def exact_weights(pi: Sequence[Fraction], labels: np.ndarray, sizes: Sequence[in
     """Integer weights proportional to pi[o] / |o| per code, and their scale D (weight = D * pi[o] / |o|);
     None when D is too large for the search's int64 costs."""
     per = [p / s for p, s in zip(pi, sizes)]
-    scale = 1
-    for x in per:
-        scale = scale * x.denominator // math.gcd(scale, x.denominator)
+    scale = math.lcm(*(x.denominator for x in per))
     if scale > MAX_TOTAL_WEIGHT:
         return None
     w = np.array([int(x * scale) for x in per], dtype=np.int64)[labels]
@@ -249,8 +247,7 @@ def game_value(game: Game, workers: int = 1, max_columns: int = 200,
     nodes += n
     add(root)
     iteration = 0
-    best_lower = Fraction(cost, game.size)
-    shown = float(best_lower)  # the best lower bound seen, for progress (float pricing: a guide only)
+    shown = cost / game.size  # the best lower bound seen, for progress (float pricing: a guide only)
     while True:
         iteration += 1
         a = averages()
@@ -289,15 +286,14 @@ def game_value(game: Game, workers: int = 1, max_columns: int = 200,
             cost, root, n = respond(w, need)
             nodes += n
             if root is None or cost >= need:
-                best_lower = v
                 if progress is not None:
                     progress(iteration, float(v), float(v), f"{len(columns)} trees, exact check: proved")
                 guesser = tuple((q[t], columns[t]) for t in range(len(columns)) if q[t] > 0)
                 return GameValue(game, v, orbits, tuple(p), guesser, v, Fraction(uniform[0], game.size), iteration,
                                  len(columns), nodes)
-            best_lower = max(best_lower, Fraction(cost, scale))
+            shown = max(shown, cost / scale)  # the exact best response to p: a true lower bound
             if progress is not None:
-                progress(iteration, float(best_lower), float(v), f"{len(columns)} trees, exact check")
+                progress(iteration, shown, float(v), f"{len(columns)} trees, exact check")
             add(root)
         if len(columns) > max_columns:
             raise ValueSearchError(f"no convergence within {max_columns} trees")
