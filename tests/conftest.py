@@ -32,3 +32,20 @@ def _naive_bulls_cows(guess, secret):
 def naive():
     """The naive (bulls, cows) scorer."""
     return _naive_bulls_cows
+
+
+@pytest.fixture(scope="session")
+def naive_split(naive):
+    """split(codes, g, secrets): the classes (lists, by naive hint) that guess g splits ``secrets`` into, the
+    secret g itself left out (it is solved); None when g learns nothing (one class, and g not a secret)."""
+
+    def split(codes, g, secrets):
+        classes: dict = {}
+        for s in secrets:
+            if s != g:
+                classes.setdefault(naive(codes[g], codes[s]), []).append(s)
+        if len(classes) == 1 and g not in secrets:
+            return None
+        return list(classes.values())
+
+    return split

@@ -18,7 +18,7 @@ from treegen.value import game_value, solve_matrix_game
 # -- an independent reference: every tree's depth vector, and a per-secret LP over all of them ---------
 
 
-def all_depth_vectors(game, naive) -> list[tuple[int, ...]]:
+def all_depth_vectors(game, split) -> list[tuple[int, ...]]:
     """The guesses-per-secret vector of every strategy tree (secrets in code order), without the dominated
     ones (a tree at least as deep for every secret is never needed by the guesser). Tiny games only."""
     codes = game.codes
@@ -28,13 +28,10 @@ def all_depth_vectors(game, naive) -> list[tuple[int, ...]]:
             return {(1,)}
         out: set = set()
         for g in range(game.size):
-            classes: dict = {}
-            for s in secrets:
-                if s != g:
-                    classes.setdefault(naive(codes[g], codes[s]), []).append(s)
-            if len(classes) == 1 and g not in secrets:
-                continue
-            parts = [(tuple(c), trees(tuple(c))) for c in classes.values()]
+            classes = split(codes, g, secrets)
+            if classes is None:
+                continue  # learns nothing: dominated
+            parts = [(tuple(c), trees(tuple(c))) for c in classes]
             for choice in itertools.product(*(vs for _, vs in parts)):
                 depth = {g: 1} if g in secrets else {}
                 for (members, _), vec in zip(parts, choice):
@@ -66,9 +63,9 @@ TINY = ["mm:2:2", "mm:3:2", "bc:3:3", "bc:2:4"]  # the enumeration explodes beyo
 
 
 @pytest.mark.parametrize("name", TINY)
-def test_value_matches_an_lp_over_every_tree(name, naive):
+def test_value_matches_an_lp_over_every_tree(name, naive_split):
     game = resolve_game(name)
-    vectors = all_depth_vectors(game, naive)
+    vectors = all_depth_vectors(game, naive_split)
     gv = game_value(game)
     assert gv.proved
     assert abs(float(gv.value) - lp_value_over_all_trees(vectors)) < 1e-9
