@@ -3,7 +3,6 @@
     python scripts/critical_path.py                          # bulls-cows, one process
     python scripts/critical_path.py --game numbers-baseball  # about 40 minutes
     python scripts/critical_path.py --game mm:4:8 --workers 2
-    python scripts/critical_path.py --split-levels 3         # coordinate deeper: a shorter critical path
 
 The schedule of subproblems is fixed (it does not depend on workers or timing), so its critical path, the
 longest chain of computing in which each piece waits for the one before (a coordinator's own scans, then
@@ -29,17 +28,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="bulls-cows")
     parser.add_argument("--objective", default="average", choices=("average", "worst", "crush"))
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--split-levels", type=int, default=1, metavar="L",
-                        help="coordinate big sets down to L levels below the root (as solve --split-levels)")
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     profile: dict = {}
     start = time.perf_counter()
-    tree = solve_game(game, args.objective, workers=args.workers, profile=profile, split_levels=args.split_levels)
+    tree = solve_game(game, args.objective, workers=args.workers, profile=profile)
     wall = time.perf_counter() - start
     work, span = profile["work"], profile["span"]
-    print(f"{game.name}, {args.objective}, split levels {args.split_levels}: total {tree.stats.total}, "
-          f"{profile['tasks']} subproblems, "
+    print(f"{game.name}, {args.objective}: total {tree.stats.total}, {profile['tasks']} subproblems, "
           f"{args.workers} worker{'s' if args.workers != 1 else ''}, {wall:.1f} s wall")
     print(f"work  {work:9.1f} s   (computing, summed over every subproblem and coordinator)")
     print(f"span  {span:9.1f} s   (the critical path)")

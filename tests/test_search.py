@@ -599,8 +599,6 @@ SOLVE_BAD = {
     "unknown game": ["--game", "chess"],
     "bad spec": ["--game", "bc:9:3"],
     "workers 0": ["--workers", "0"],
-    "split levels 0": ["--split-levels", "0"],
-    "split levels 5": ["--split-levels", "5"],
     "workers negative": ["--workers", "-2"],
     "workers not a number": ["--workers", "two"],
     "max-guesses 0": ["--max-guesses", "0"],
@@ -662,26 +660,6 @@ def test_worker_processes_give_the_same_result(monkeypatch, spec, objective):
     monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
     two = solve_game(game, objective, workers=2)
     assert two == one
-
-
-@pytest.mark.parametrize("levels", [2, 3])
-def test_deeper_coordination_gives_the_same_tree(monkeypatch, levels):
-    """Coordinating sets of 40 or more secrets (at level 2: 10, at level 3: 2) down to ``levels`` below the
-    root, on real worker processes, gives the tree and total of one worker; the node count depends on the
-    split, so the file records it."""
-    game = resolve_game("mastermind")
-    one = solve_game(game, "average", workers=1)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
-    deep = coordinator.solve_game(game, "average", workers=2, split_levels=levels, split_min=40)
-    assert node_to_nested(game, deep.root) == one.tree
-    assert deep.stats.total == one.total == deep.provenance["optimal_total"]
-    assert deep.provenance["split_levels"] == levels and deep.provenance["split_min"] == 40
-    assert "split_levels" not in coordinator.solve_game(game, "average", workers=1).provenance
-
-
-def test_split_levels_below_one_are_refused():
-    with pytest.raises(ValueError, match="split levels"):
-        coordinator.solve_game(resolve_game("mm:2:2"), "average", split_levels=0)
 
 
 def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatch):

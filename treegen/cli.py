@@ -504,8 +504,6 @@ def cmd_solve(args) -> int:
         print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)
     if args.address is not None and args.executor != "ray":
         raise TreegenError("--address applies only with --executor ray")
-    if not 1 <= args.split_levels <= 4:
-        raise TreegenError(f"--split-levels must be 1 to 4, not {args.split_levels}")
     if args.executor == "ray":
         workers = asked
     else:
@@ -546,7 +544,6 @@ def cmd_solve(args) -> int:
             game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
             options, warn=_stderr_line(bar), timings=timings if args.timings else None,
             consistent_only=args.consistent_only, executor=args.executor, address=args.address,
-            split_levels=args.split_levels,
         )
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
@@ -978,8 +975,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen solve --game mastermind --objective crush    # 5 guesses, then fewest secrets needing 5\n"
         "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
         "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
-        "  treegen solve --executor ray --address auto       # on a Ray cluster (ray start --head, then workers)\n"
-        "  treegen solve --executor ray --address auto --split-levels 3   # finer subproblems for many workers\n",
+        "  treegen solve --executor ray --address auto       # on a Ray cluster (ray start --head, then workers)\n",
     )
     _add_game(p)
     p.add_argument("--objective", choices=("average", "worst", "crush"), default="average",
@@ -1000,10 +996,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="record finished subproblems in DIR (created if its parent exists); a rerun with the "
                    "same DIR resumes; a DIR of another search is refused")
-    p.add_argument("--split-levels", type=int, default=1, metavar="L",
-                   help="coordinate big sets down to L levels below the root instead of sending them whole to "
-                   "a worker (1 to 4, default 1): a shorter critical path for many workers (Ray), more "
-                   "coordinator work; the tree is the same, the node count in the file is not")
     p.add_argument("--consistent-only", "--hard", action="store_true",
                    help="hard mode: every guess must be a secret still possible")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

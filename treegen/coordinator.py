@@ -307,8 +307,7 @@ class Coordinator:
     checkpoint store (None: no checkpoints)."""
 
     def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, extra: int, executor: Executor,
-                 store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None],
-                 split_levels: int = 1, split_min: int | None = None) -> None:
+                 store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None]) -> None:
         self.game = game
         self.cap = cap
         self.options = options
@@ -324,10 +323,8 @@ class Coordinator:
         self.threads = ThreadPoolExecutor(256, thread_name_prefix="treegen-coordinator") if executor.processes > 1 else None
         self.nodes = 0
         self.nodes_lock = threading.Lock()
-        # Classes this big, just below the root, are coordinated too, so their work spreads over workers;
-        # with ``split_levels`` > 1, so are sets further down (see subproblem).
-        self.split_min = max(600, game.size // 8) if split_min is None else split_min
-        self.split_levels = split_levels
+        # Classes this big, just below the root, are coordinated too, so their work spreads over workers.
+        self.split_min = max(600, game.size // 8)
 
     def close(self) -> None:
         """Stop everything at once (after an interrupt or an error too)."""
@@ -418,14 +415,7 @@ class Coordinator:
     # -- coordinators ---------------------------------------------------------------------------------------------
     def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int):
         """The outcome of ``secrets`` with ``beta`` (a future): a task, or a coordinator for big sets
-        near the root.
-
-        The root is always coordinated; a set ``level`` guesses below it is coordinated when ``level`` is at
-        most ``split_levels`` and it holds at least ``split_min / 4**(level - 1)`` secrets (each guess splits
-        a set into a dozen or more classes, the biggest of them typically a quarter of it or less, so the
-        threshold follows the sets down). Coordinating more cuts the schedule's critical path (the longest
-        task) at the price of more coordinator scans and less memo shared between tasks; the tree is the
-        same either way."""
+        near the root."""
         n = secrets.shape[0]
         if n <= 2:
             lb = int(self.tables.bounds.lb[depth, n])
@@ -433,7 +423,7 @@ class Coordinator:
                 return _Done(Outcome(INF, False, 0))
             exact = lb < beta
             return _Done(Outcome(lb, exact, 0, small_tree(self.tables, secrets) if exact else None))
-        if level == 0 or (level <= self.split_levels and n >= self.split_min >> (2 * (level - 1))):
+        if level == 0 or (level == 1 and n >= self.split_min):
             return self._spawn(self.coordinate, secrets, beta, history, depth, level)
         return self.task(secrets, beta, history, depth)
 
@@ -620,8 +610,6 @@ def solve_game(
     executor: str = "processes",
     address: str | None = None,
     profile: dict | None = None,
-    split_levels: int = 1,
-    split_min: int | None = None,
 ) -> Tree:
     """The optimal tree of ``game`` for ``objective``, checked, with its proof figures in provenance.
 
@@ -640,14 +628,7 @@ def solve_game(
     Raises Infeasible when no tree fits in ``max_guesses``, SearchBug when the tree built does not achieve
     what the search proved. ``profile``, if given, receives the measured ``work`` and ``span`` seconds
     of the search after the cap is settled (see :class:`Outcome`) and the number of ``tasks``.
-    ``split_levels``: how many levels below the root big sets are coordinated rather than sent whole to a
-    worker (see :meth:`Coordinator.subproblem`); more levels give a shorter critical path for many workers.
-    The tree is the same for any value; the node count in the provenance is not (it counts the scans
-    coordinators make), so a value other than 1 is recorded there. ``split_min``: the least set coordinated
-    one level below the root (default max(600, size / 8); recorded when given).
     """
-    if split_levels < 1:
-        raise TreegenError(f"split levels must be at least 1, not {split_levels}")
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
     check_memory(game)
@@ -694,7 +675,7 @@ def solve_game(
     # The crush price of a secret at the cap: more than any total within the cap (at most cap * size).
     extra = cap * game.size + 1 if objective == "crush" else 0
     run = Coordinator(game, cap, options, consistent_only, extra, make_executor(executor, used, address), store, report,
-                      warn, split_levels, split_min)
+                      warn)
     try:
         depth = cap if cap is not None else UNCAPPED
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()
@@ -705,7 +686,7 @@ def solve_game(
     if not outcome.exact:
         raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
     return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + run.nodes,
-                        timings, split_levels, split_min)
+                        timings)
 
 
 def strategy_name(objective: Objective, cap: int | None, consistent_only: bool = False) -> str:
@@ -719,8 +700,7 @@ def strategy_name(objective: Objective, cap: int | None, consistent_only: bool =
 
 
 def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int | None, worst: int | None, hard: bool,
-                 extra: int, outcome: Outcome, nodes: int, timings: Callable[[], dict] | None,
-                 split_levels: int = 1, split_min: int | None = None) -> Tree:
+                 extra: int, outcome: Outcome, nodes: int, timings: Callable[[], dict] | None) -> Tree:
     """The tree of a finished search with its proof figures, after checking that it achieves them
     (``asked``: the cap the user gave, which names the strategy; ``cap``: the one the search used;
     ``extra``: the crush price, so that the proved cost is total + extra * (secrets at the cap))."""
@@ -741,11 +721,6 @@ def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int |
     if at_cap is not None:
         provenance["at_worst"] = at_cap
     provenance["nodes"] = nodes
-    # The node count depends on how the search was split (see solve_game); the defaults are not recorded.
-    if split_levels != 1:
-        provenance["split_levels"] = split_levels
-    if split_min is not None:
-        provenance["split_min"] = split_min
     provenance["treegen"] = __version__
     if timings is not None:
         provenance.update(timings())
