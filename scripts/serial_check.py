@@ -32,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-two-phase", action="store_true", help="switch off the two-phase class bounds")
     parser.add_argument("--no-ordering", action="store_true", help="switch off best-first guess ordering")
     args = parser.parse_args(argv)
-    tree = load_tree(args.file)
+    try:
+        tree = load_tree(args.file)
+    except (OSError, ValueError) as exc:
+        print(f"serial_check: {exc}", file=sys.stderr)
+        return 2
     prov = tree.provenance or {}
     if prov.get("objective") != "average" or prov.get("max_guesses") is not None:
         print(f"serial_check: {args.file} is not an uncapped least-total tree", file=sys.stderr)
