@@ -28,14 +28,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="bulls-cows")
     parser.add_argument("--objective", default="average", choices=("average", "worst", "crush"))
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--eager", action="store_true",
+                        help="every class of every guess side by side (as solve --eager)")
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     profile: dict = {}
     start = time.perf_counter()
-    tree = solve_game(game, args.objective, workers=args.workers, profile=profile)
+    tree = solve_game(game, args.objective, workers=args.workers, profile=profile, eager=args.eager)
     wall = time.perf_counter() - start
     work, span = profile["work"], profile["span"]
-    print(f"{game.name}, {args.objective}: total {tree.stats.total}, {profile['tasks']} subproblems, "
+    print(f"{game.name}, {args.objective}{', eager' if args.eager else ''}: total {tree.stats.total}, {profile['tasks']} subproblems, "
           f"{args.workers} worker{'s' if args.workers != 1 else ''}, {wall:.1f} s wall")
     print(f"work  {work:9.1f} s   (computing, summed over every subproblem and coordinator)")
     print(f"span  {span:9.1f} s   (the critical path)")

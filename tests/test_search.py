@@ -662,6 +662,22 @@ def test_worker_processes_give_the_same_result(monkeypatch, spec, objective):
     assert two == one
 
 
+@pytest.mark.parametrize("spec,objective", [("mastermind", "average"), ("mm:3:4", "worst"), ("bc:3:5", "crush")])
+def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
+    """Every class of every guess side by side (real worker processes): the tree and figures of one worker
+    without it; the node count may differ, so the file says eager."""
+    game = resolve_game(spec)
+    one = coordinator.solve_game(game, objective, workers=1)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    eager = coordinator.solve_game(game, objective, workers=2, eager=True)
+    assert eager.root == one.root and eager.stats == one.stats
+    assert eager.provenance.pop("eager") is True and "eager" not in one.provenance
+    nodes = eager.provenance.pop("nodes"), one.provenance.pop("nodes")
+    assert eager.provenance == one.provenance
+    if spec == "mastermind":  # its root has guesses whose classes a chain would stop early: the eager path ran
+        assert nodes[0] > nodes[1]
+
+
 def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatch):
     """A busy main process handles each finished task 20 ms late: the result, nodes included, is the same."""
     game = resolve_game("mastermind")

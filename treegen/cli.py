@@ -543,7 +543,7 @@ def cmd_solve(args) -> int:
         tree = solve_game(
             game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
             options, warn=_stderr_line(bar), timings=timings if args.timings else None,
-            consistent_only=args.consistent_only, executor=args.executor, address=args.address,
+            consistent_only=args.consistent_only, executor=args.executor, address=args.address, eager=args.eager,
         )
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
@@ -975,7 +975,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen solve --game mastermind --objective crush    # 5 guesses, then fewest secrets needing 5\n"
         "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
         "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
-        "  treegen solve --executor ray --address auto       # on a Ray cluster (ray start --head, then workers)\n",
+        "  treegen solve --executor ray --address auto --eager   # on a Ray cluster (ray start --head, then workers)\n",
     )
     _add_game(p)
     p.add_argument("--objective", choices=("average", "worst", "crush"), default="average",
@@ -996,6 +996,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint", default=None, metavar="DIR",
                    help="record finished subproblems in DIR (created if its parent exists); a rerun with the "
                    "same DIR resumes; a DIR of another search is refused")
+    p.add_argument("--eager", action="store_true",
+                   help="search every class of every guess near the root side by side rather than one after "
+                   "another: for many workers (Ray), a critical path less than half as long (bulls-cows 8.5 s "
+                   "against 20 s) for about 10%% more work; the same tree (the file records eager, as its node "
+                   "count differs)")
     p.add_argument("--consistent-only", "--hard", action="store_true",
                    help="hard mode: every guess must be a secret still possible")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")

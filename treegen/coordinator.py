@@ -307,7 +307,8 @@ class Coordinator:
     checkpoint store (None: no checkpoints)."""
 
     def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, extra: int, executor: Executor,
-                 store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None]) -> None:
+                 store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None],
+                 eager: bool = False) -> None:
         self.game = game
         self.cap = cap
         self.options = options
@@ -325,6 +326,7 @@ class Coordinator:
         self.nodes_lock = threading.Lock()
         # Classes this big, just below the root, are coordinated too, so their work spreads over workers.
         self.split_min = max(600, game.size // 8)
+        self.eager = eager
 
     def close(self) -> None:
         """Stop everything at once (after an interrupt or an error too)."""
@@ -459,11 +461,11 @@ class Coordinator:
                 # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
                 if best is None:
                     # The best-first guess: likely the best, so every class is needed exactly. All at once.
-                    futures = [
-                        (h, base, self.subproblem(cls, wave_beta - (total - base), history + (g,), depth - 1, level + 1))
-                        for h, cls, base in classes
-                    ]
-                    job = _Done(self._gather(total, futures))
+                    job = _Done(self._side_by_side(classes, total, wave_beta, history + (g,), depth - 1, level + 1))
+                elif self.eager:
+                    # Eager: the others' classes all at once too. A failing guess then pays for classes that a
+                    # chain would have skipped, but the wave waits only for its longest class, not for sums.
+                    job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
                 else:
                     # The others mostly fail: search their classes one by one, the largest first, so a
                     # failure stops at the first class that shows it; the guesses run side by side.
@@ -517,6 +519,13 @@ class Coordinator:
             elif subtrees is not None:
                 subtrees[h] = outcome.tree
         return total, subtrees, work, span
+
+    def _side_by_side(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None, float, float]:
+        """A guess's classes searched at once, each with the beta that keeps the guess below ``beta``
+        (see :meth:`_gather`)."""
+        futures = [(h, base, self.subproblem(cls, beta - (total - base), history, depth, level))
+                   for h, cls, base in classes]
+        return self._gather(total, futures)
 
     def _chain(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None, float, float]:
         """A guess's classes searched in turn: (total, trees) if the guess costs less than beta,
@@ -610,6 +619,7 @@ def solve_game(
     executor: str = "processes",
     address: str | None = None,
     profile: dict | None = None,
+    eager: bool = False,
 ) -> Tree:
     """The optimal tree of ``game`` for ``objective``, checked, with its proof figures in provenance.
 
@@ -628,6 +638,11 @@ def solve_game(
     Raises Infeasible when no tree fits in ``max_guesses``, SearchBug when the tree built does not achieve
     what the search proved. ``profile``, if given, receives the measured ``work`` and ``span`` seconds
     of the search after the cap is settled (see :class:`Outcome`) and the number of ``tasks``.
+    ``eager``: coordinators search every class of every guess side by side, not the classes of a guess
+    other than the first one after another: a failing guess may pay for classes a chain would skip, but
+    no wave waits for a sum of classes, so the critical path is shorter (for many workers). The tree is
+    the same (a guess below its wave's beta has every class below that class's beta, so exact, either
+    way); the node count in the provenance is not, so ``eager`` is recorded there.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
@@ -675,7 +690,7 @@ def solve_game(
     # The crush price of a secret at the cap: more than any total within the cap (at most cap * size).
     extra = cap * game.size + 1 if objective == "crush" else 0
     run = Coordinator(game, cap, options, consistent_only, extra, make_executor(executor, used, address), store, report,
-                      warn)
+                      warn, eager)
     try:
         depth = cap if cap is not None else UNCAPPED
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()
@@ -686,7 +701,7 @@ def solve_game(
     if not outcome.exact:
         raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
     return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + run.nodes,
-                        timings)
+                        timings, eager)
 
 
 def strategy_name(objective: Objective, cap: int | None, consistent_only: bool = False) -> str:
@@ -700,7 +715,8 @@ def strategy_name(objective: Objective, cap: int | None, consistent_only: bool =
 
 
 def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int | None, worst: int | None, hard: bool,
-                 extra: int, outcome: Outcome, nodes: int, timings: Callable[[], dict] | None) -> Tree:
+                 extra: int, outcome: Outcome, nodes: int, timings: Callable[[], dict] | None,
+                 eager: bool = False) -> Tree:
     """The tree of a finished search with its proof figures, after checking that it achieves them
     (``asked``: the cap the user gave, which names the strategy; ``cap``: the one the search used;
     ``extra``: the crush price, so that the proved cost is total + extra * (secrets at the cap))."""
@@ -721,6 +737,8 @@ def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int |
     if at_cap is not None:
         provenance["at_worst"] = at_cap
     provenance["nodes"] = nodes
+    if eager:
+        provenance["eager"] = True  # the node count depends on it (see solve_game)
     provenance["treegen"] = __version__
     if timings is not None:
         provenance.update(timings())
