@@ -46,6 +46,15 @@ def test_ray_gives_the_same_bytes_as_processes(local_ray, monkeypatch, tmp_path,
     assert tree_to_bytes(again) == tree_to_bytes(processes)
 
 
+def test_eager_on_ray_gives_the_same_bytes_as_eager_processes(local_ray, monkeypatch):
+    game = resolve_game("mastermind")
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    processes = coordinator.solve_game(game, "average", workers=2, eager=True)
+    on_ray = coordinator.solve_game(game, "average", workers=2, executor="ray", eager=True)
+    assert processes.provenance["eager"] is True
+    assert tree_to_bytes(on_ray) == tree_to_bytes(processes)
+
+
 def test_the_command_on_ray(local_ray, tmp_path, capsys):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     assert run_main(capsys, "solve", "--game", "bc:3:6", "-q", "-o", str(a))[0] == 0
