@@ -1,9 +1,10 @@
 """Estimate the exact search's work for a game too big to search here, from a sample of its subproblems.
 
-    python scripts/estimate_work.py --game bc:5:10                      # calibrate, then sample (~40 min)
-    python scripts/estimate_work.py --game bc:5:10 --budget 20 --seed 2
-    python scripts/estimate_work.py --game bc:4:9 --calibrate bc:4:10   # a game whose truth is measured too
-    python scripts/estimate_work.py --calibrate-only --calibrate bc:4:8,bc:5:7
+    python scripts/estimate_work.py --calibrate-only --calibration cal.json       # ~4 min; cached in cal.json
+    python scripts/estimate_work.py --game bc:5:10 --calibration cal.json --k 3 --limit 60 --seed 2  # ~10 min
+    python scripts/estimate_work.py --game bc:5:10 --budget 30 --k 2 --limit 120 --seed 1
+    python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10    # coordinated classes' work and span
+    python scripts/estimate_work.py --kernels --game bc:5:10         # ns per code-secret pair of two kernels
 
 Run it under ``nice -n 19``; it uses one process at a time (each subproblem is solved in a forked child,
 so that its CPU seconds, peak memory and fresh memo are its own, and a CPU limit can stop it).
@@ -28,9 +29,9 @@ The method (docs/bc-5-10-plan.md says why and how well it does):
 3. A second method: a log-log fit of T against |S| over the calibration games' measured sets, shifted
    to the target game by the mean residual of the target's own sampled leaves.
 4. The critical path of ``treegen.coordinator``'s schedule (see scripts/critical_path.py): the root's
-   classes run side by side; classes of at least max(600, codes / 8) secrets are coordinated (their
-   best-first guess's classes side by side, then the other guesses' classes in chains); every other
-   class is one task. So the span is at least the largest single task.
+   classes run side by side; a class of fewer than max(600, codes / 8) secrets is one task (its span is
+   its work); a bigger one is coordinated, and its span is the fraction of its work measured (``--spans``)
+   on the coordinated classes of smaller games, whose later waves' chains follow one another.
 
 Figures are CPU seconds of one core of this machine (user + sys of the child that solved the set).
 Sampling is deterministic for a given --seed; only the timings vary.
@@ -483,13 +484,15 @@ def kernel_timings(spec: str, say) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="bc:5:10")
-    parser.add_argument("--budget", type=float, default=40.0, help="CPU minutes for the target's samples")
+    parser.add_argument("--budget", type=float, default=30.0,
+                        help="minutes (wall) for the target's samples; classes not reached get the size fit")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--calibrate", default="bc:4:8,bc:4:9,bc:4:10,bc:5:6,bc:5:7,bc:5:8",
-                        help="comma-separated bc games measured exactly")
+    parser.add_argument("--calibrate", default="bc:4:8,bc:4:9,bc:4:10,bc:5:6,bc:5:7,bc:5:8@30",
+                        help="comma-separated bc games measured exactly; GAME@S: at most S CPU seconds per class")
     parser.add_argument("--calibrate-only", action="store_true")
     parser.add_argument("--calibrate-limit", type=float, default=None,
-                        help="CPU seconds per calibration class (over it: a lower bound, not used in fits)")
+                        help="CPU seconds per calibration class of games without @S (over it: a lower bound, "
+                             "not used in fits)")
     parser.add_argument("--span-games", default="bc:4:9,bc:5:7,bc:4:10",
                         help="bc games whose coordinated classes' span / work calibrates the critical path")
     parser.add_argument("--spans", metavar="GAMES",
@@ -501,15 +504,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", type=int, default=2, help="expansions below each class of the first guess")
     parser.add_argument("--k", type=int, default=3, help="classes sampled per expansion")
     parser.add_argument("--power", type=float, default=2.0, help="sampling probability ~ size**power")
-    parser.add_argument("--limit", type=float, default=300.0, help="CPU seconds per sampled leaf")
+    parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per sampled leaf")
     parser.add_argument("--min-class", type=int, default=500,
                         help="classes of the first guess below this size are solved whole, not sampled")
     args = parser.parse_args(argv)
     try:
         target = resolve_game(args.game)
-        specs = [s for s in args.calibrate.split(",") if s]
-        for s in specs:
-            resolve_game(s)
+        specs, limits = [], {}
+        for item in (x.strip() for x in args.calibrate.split(",")):
+            if not item:
+                continue
+            spec, _, cap = item.partition("@")
+            resolve_game(spec)
+            specs.append(spec)
+            try:
+                limits[spec] = float(cap) if cap else args.calibrate_limit
+            except ValueError:
+                raise ValueError(f"--calibrate item {item!r}: write GAME or GAME@SECONDS, e.g. bc:5:8@30") from None
         if args.budget <= 0 or args.k < 1 or args.levels < 1 or args.limit <= 0:
             raise ValueError("--budget, --limit, --k and --levels must be positive")
     except ValueError as exc:
@@ -540,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
             cals.append(stored[spec])
             say(f"{spec}: read from {args.calibration}")
         else:
-            cals.append(calibrate(spec, expand_min=20, deep_min=150, say=say, limit=args.calibrate_limit))
+            cals.append(calibrate(spec, expand_min=20, deep_min=150, say=say, limit=limits[spec]))
             if args.calibration:
                 stored[spec] = cals[-1]
                 tmp = args.calibration + ".tmp"
