@@ -1,0 +1,681 @@
+"""Estimate the exact search's work for a game too big to search here, from a sample of its subproblems.
+
+    python scripts/estimate_work.py --calibrate-only --calibration cal.json       # ~4 min; cached in cal.json
+    python scripts/estimate_work.py --game bc:5:10 --calibration cal.json --k 3 --limit 60 --seed 2  # ~10 min
+    python scripts/estimate_work.py --game bc:5:10 --budget 30 --k 2 --limit 120 --seed 1
+    python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10    # coordinated classes' work and span
+    python scripts/estimate_work.py --kernels --game bc:5:10         # ns per code-secret pair of two kernels
+
+Run it under ``nice -n 19``; it uses one process at a time (each subproblem is solved in a forked child,
+so that its CPU seconds, peak memory and fresh memo are its own, and a CPU limit can stop it).
+
+The method (docs/bc-5-10-plan.md says why and how well it does):
+
+1. Calibration. In each calibration game (every guess of the root equivalent, as in every ``bc`` game)
+   the first guess splits the secrets into classes. Every class C is solved exactly (``Solver.solve`` with
+   beta INF, fresh memo: its CPU seconds T(C)), and so is every class of C's best-first second guess g2
+   (the first guess of ``Solver.scan``, which the search tries first), alone, with beta INF. The ratio
+
+       R(C) = T(C) / (scan(C) + sum over the classes c of g2 of T(c))
+
+   says how much more the whole search of C costs than proving its first guess's subtree from scratch
+   (the other guesses tried, minus what beta and the shared memo save). The same is measured one level
+   down for the big classes of g2 (R at level 2).
+2. The estimator of a set S with L levels to expand: expand S by its best-first guess, sample k of its
+   classes with probability proportional to size**a (Hansen-Hurwitz: sum-hat = mean of T(c) / p(c),
+   unbiased for the sum over all classes), estimate each sampled class with L - 1 levels (at L = 0:
+   solve it, timed, under a CPU limit), and return scan(S) + R_L * sum-hat. Its error where the truth is
+   known is measured by running it on the calibration games (leave one game out for R).
+3. A second method: a log-log fit of T against |S| over the calibration games' measured sets, shifted
+   to the target game by the mean residual of the target's own sampled leaves.
+4. The critical path of ``treegen.coordinator``'s schedule (see scripts/critical_path.py): the root's
+   classes run side by side; a class of fewer than max(600, codes / 8) secrets is one task (its span is
+   its work); a bigger one is coordinated, and its span is the fraction of its work measured (``--spans``)
+   on the coordinated classes of smaller games, whose later waves' chains follow one another.
+
+Figures are CPU seconds of one core of this machine (user + sys of the child that solved the set).
+Sampling is deterministic for a given --seed; only the timings vary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import signal
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from treegen import kernels
+from treegen.rules import Game, format_code, format_hint, resolve_game
+from treegen.search import INF, UNCAPPED, Solver, search_tables
+
+# -- one subproblem, solved in a forked child -----------------------------------------------------------
+
+
+@dataclass
+class Solved:
+    """One set solved exactly (alone, beta INF, a fresh memo): its value (None if the CPU limit stopped
+    it), CPU seconds, node count and the child's peak RSS in MB."""
+
+    n: int
+    value: int | None
+    cpu: float
+    nodes: int
+    rss_mb: float
+
+    @property
+    def censored(self) -> bool:
+        return self.value is None
+
+
+def solve_forked(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], limit: float | None) -> Solved:
+    """Solve ``secrets`` in a forked child (copy-on-write: the tables are shared, the memo is fresh) with
+    a CPU limit of ``limit`` seconds (None: none). The CPU figure is the child's own user + sys time."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: solve, write one JSON line, leave without running the parent's cleanup
+        code = 0
+        try:
+            os.close(r)
+            if limit is not None:
+                # fork gives the child fresh CPU accounting, so the limit is on this solve alone
+                soft = max(1, math.ceil(limit))
+                resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+            solver.reset()
+            start = time.process_time()
+            value = solver.solve(secrets, INF, history, UNCAPPED - len(history))
+            cpu = time.process_time() - start
+            counts = solver.counts
+            os.write(w, json.dumps({"value": int(value), "nodes": counts.nodes + counts.bound_scans,
+                                    "cpu": cpu}).encode())
+        except BaseException:  # noqa: BLE001 - the parent sees no answer and reports it
+            code = 3
+        finally:
+            os._exit(code)
+    os.close(w)
+    chunks = []
+    while chunk := os.read(r, 65536):
+        chunks.append(chunk)
+    os.close(r)
+    _, status, usage = os.wait4(pid, 0)
+    cpu = usage.ru_utime + usage.ru_stime
+    rss = usage.ru_maxrss / 1024
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return Solved(int(secrets.shape[0]), None, cpu, 0, rss)
+    if not chunks or os.WEXITSTATUS(status) != 0:
+        raise RuntimeError(f"the child solving {secrets.shape[0]} secrets failed (status {status})")
+    d = json.loads(b"".join(chunks))
+    # the solve's own seconds: the fork and the child's exit are not the search's work
+    return Solved(int(secrets.shape[0]), d["value"], d["cpu"], d["nodes"], rss)
+
+
+# -- expanding a set by its best-first guess ---------------------------------------------------------------
+
+
+@dataclass
+class Expansion:
+    """A set split by its best-first guess ``guess``: the classes of three or more secrets (smaller ones
+    cost their closed form, no search), largest first, and the CPU seconds of the scan and split."""
+
+    guess: int
+    classes: list[np.ndarray]
+    hints: list[int]
+    scan_cpu: float
+
+
+def expand(solver: Solver, secrets: np.ndarray, history: tuple[int, ...]) -> Expansion:
+    start = time.process_time()
+    scan = solver.scan(secrets, INF, history, UNCAPPED - len(history))
+    g = int(scan.guesses[0])  # with beta INF every guess is open: the search tries this one first
+    members, starts, big = kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
+    classes = [members[starts[h] : starts[h + 1]].copy() for h in big]
+    hints = [int(solver.hints[h]) for h in big]
+    return Expansion(g, classes, hints, time.process_time() - start)
+
+
+# -- calibration: games where every figure is measured ----------------------------------------------------
+
+
+@dataclass
+class Node:
+    """A measured set of a calibration game: its level (1: a class of the first guess), size, exact CPU
+    seconds, and (if expanded) the scan time and the measured classes of its best-first guess."""
+
+    level: int
+    n: int
+    hint: str
+    solved: Solved
+    scan_cpu: float = 0.0
+    children: list[Node] = field(default_factory=list)
+
+    @property
+    def child_sum(self) -> float:
+        return self.scan_cpu + sum(c.solved.cpu for c in self.children)
+
+    @property
+    def ratio(self) -> float:
+        return self.solved.cpu / self.child_sum
+
+
+@dataclass
+class Calibration:
+    game: str
+    first: str
+    root_scan: float
+    classes: list[Node]
+    small_total: float  # CPU of the classes below --expand-min (solved, not expanded)
+
+    @property
+    def total(self) -> float:
+        return self.root_scan + sum(c.solved.cpu for c in self.classes)
+
+    @property
+    def value(self) -> int | None:
+        return None if self.censored else sum(c.solved.value for c in self.classes)
+
+    @property
+    def censored(self) -> bool:
+        """Some class hit the CPU limit: the total is a lower bound."""
+        return any(c.solved.censored for c in self.classes)
+
+
+def warm_up() -> None:
+    """Load every compiled kernel in this process before forking, so that no child pays for it (the
+    children inherit them): whole searches of a 14-hint and a 20-hint game's biggest classes."""
+    for spec in ("bc:4:7", "bc:5:6"):
+        game = resolve_game(spec)
+        solver = Solver(game)
+        first, root = first_guess(game, solver)
+        for cls in root.classes[:2]:
+            solver.reset()
+            solver.solve(cls, INF, (first,), UNCAPPED - 1)
+
+
+def first_guess(game: Game, solver: Solver) -> tuple[int, Expansion]:
+    secrets = np.arange(game.size, dtype=np.int32)
+    guesses = solver.candidate_guesses(secrets, ())
+    if guesses.shape[0] != 1:
+        raise SystemExit(f"{game.name}: {guesses.shape[0]} inequivalent first guesses; this estimator takes "
+                         "games whose first guesses are all equivalent (bc:P:N)")
+    return int(guesses[0]), expand(solver, secrets, ())
+
+
+def calibrate(spec: str, expand_min: int, deep_min: int, say, limit: float | None = None) -> Calibration:
+    """Measure ``spec``: every class of its first guess, every class of each class's best-first guess
+    (for classes of at least ``expand_min`` secrets), and one level deeper for those of ``deep_min``.
+    A class over the CPU ``limit`` is kept as a lower bound (``Solved.censored``) and not expanded."""
+    game = resolve_game(spec)
+    solver = Solver(game)
+    first, root = first_guess(game, solver)
+    nodes = []
+    small = 0.0
+    for hint, cls in zip(root.hints, root.classes):
+        solved = solve_forked(solver, cls, (first,), limit)
+        node = Node(1, cls.shape[0], format_hint(game, hint), solved)
+        if solved.censored:
+            say(f"  {spec} {node.hint:>5} n={node.n:5d} over the CPU limit: {solved.cpu:.0f} s is a lower bound")
+            nodes.append(node)
+            continue
+        if cls.shape[0] >= expand_min:
+            ex = expand(solver, cls, (first,))
+            node.scan_cpu = ex.scan_cpu
+            for h2, sub in zip(ex.hints, ex.classes):
+                s2 = solve_forked(solver, sub, (first, ex.guess), None)
+                child = Node(2, sub.shape[0], format_hint(game, h2), s2)
+                if sub.shape[0] >= deep_min:
+                    ex2 = expand(solver, sub, (first, ex.guess))
+                    child.scan_cpu = ex2.scan_cpu
+                    for h3, sub2 in zip(ex2.hints, ex2.classes):
+                        s3 = solve_forked(solver, sub2, (first, ex.guess, ex2.guess), None)
+                        child.children.append(Node(3, sub2.shape[0], format_hint(game, h3), s3))
+                node.children.append(child)
+        else:
+            small += solved.cpu
+        nodes.append(node)
+        say(f"  {spec} {node.hint:>5} n={node.n:5d} value {solved.value:6d} cpu {solved.cpu:8.2f} s"
+            + (f"  R={node.ratio:5.2f} over {len(node.children)} classes" if node.children else ""))
+    return Calibration(spec, format_code(game, first), root.scan_cpu, nodes, small)
+
+
+def _node_from_obj(d: dict) -> Node:
+    return Node(d["level"], d["n"], d["hint"], Solved(**d["solved"]), d["scan_cpu"],
+                [_node_from_obj(c) for c in d["children"]])
+
+
+def calibration_from_obj(d: dict) -> Calibration:
+    return Calibration(d["game"], d["first"], d["root_scan"], [_node_from_obj(c) for c in d["classes"]],
+                       d["small_total"])
+
+
+def expanded_nodes(cals: list[Calibration], min_n: int, games: set[str] | None = None) -> list[tuple[str, Node]]:
+    """(game, node) of every expanded set of at least ``min_n`` secrets, at any level."""
+    out = []
+
+    def walk(game, node):
+        if node.children and node.n >= min_n and node.child_sum > 0 and node.solved.cpu > 0:
+            out.append((game, node))
+        for c in node.children:
+            walk(game, c)
+
+    for cal in cals:
+        if games is None or cal.game in games:
+            for node in cal.classes:
+                walk(cal.game, node)
+    return out
+
+
+@dataclass(frozen=True)
+class RatioModel:
+    """R(n) = exp(c) * n**beta, a least-squares fit of log R on log n, with the residual sd of log R."""
+
+    c: float
+    beta: float
+    sd: float
+    points: int
+
+    def __call__(self, n: int, shift: float = 0.0) -> float:
+        return math.exp(self.c + self.beta * math.log(n) + shift * self.sd)
+
+    @classmethod
+    def fit(cls, nodes: list[tuple[str, Node]]) -> RatioModel:
+        ns = np.log([x.n for _, x in nodes])
+        rs = np.log([x.ratio for _, x in nodes])
+        beta, c = np.polyfit(ns, rs, 1)
+        sd = float((rs - (c + beta * ns)).std())
+        return cls(float(c), float(beta), sd, len(nodes))
+
+
+def loglog_fit(ns, ts) -> tuple[float, float, float]:
+    """Least squares log T = a + b log n: (a, b, residual sd of log T)."""
+    ns, ts = np.log(np.asarray(ns, float)), np.log(np.asarray(ts, float))
+    b, a = np.polyfit(ns, ts, 1)
+    return float(a), float(b), float((ts - (a + b * ns)).std())
+
+
+def measured_sets(cals: list[Calibration], min_n: int, min_cpu: float = 1e-3) -> tuple[list[int], list[float]]:
+    """(sizes, CPU seconds) of every set solved in calibration with at least ``min_n`` secrets."""
+    ns, ts = [], []
+
+    def walk(node):
+        if node.n >= min_n and node.solved.cpu >= min_cpu and not node.solved.censored:
+            ns.append(node.n)
+            ts.append(node.solved.cpu)
+        for c in node.children:
+            walk(c)
+
+    for cal in cals:
+        for node in cal.classes:
+            walk(node)
+    return ns, ts
+
+
+# -- the sampling estimator ---------------------------------------------------------------------------------
+
+
+def pps_sample(sizes: list[int], k: int, power: float, rng: np.random.Generator) -> list[tuple[int, float]]:
+    """k draws with replacement, probability proportional to size**power: [(index, k * probability)].
+    With k at least the number of classes, every class once with weight 1 (no sampling error)."""
+    if k >= len(sizes):
+        return [(i, 1.0) for i in range(len(sizes))]
+    w = np.array(sizes, dtype=float) ** power
+    p = w / w.sum()
+    picks = rng.choice(len(sizes), size=k, replace=True, p=p)
+    return [(int(i), float(p[i]) * k) for i in picks]
+
+
+def hansen_hurwitz(draws: list[tuple[int, float]], values: dict[int, float]) -> float:
+    """The sum over all classes estimated from draws (index, k * p): the sum of value / (k p), an
+    unbiased estimate of the sum (each draw's value / p is)."""
+    return sum(values[i] / kp for i, kp in draws)
+
+
+def replay(node: Node, levels: int, r: RatioModel, k: int, power: float, rng, shift: float = 0.0) -> float:
+    """The estimator on a measured node, reading the sampled sets' times from the measurements: the
+    node's measured time at ``levels`` 0 (or when it was not expanded in calibration)."""
+    if levels == 0 or not node.children:
+        return node.solved.cpu
+    draws = pps_sample([c.n for c in node.children], k, power, rng)
+    vals = {i: replay(node.children[i], levels - 1, r, k, power, rng, shift) for i, _ in draws}
+    return node.scan_cpu + r(node.n, shift) * hansen_hurwitz(draws, vals)
+
+
+def validate(cals: list[Calibration], levels: int, k: int, power: float, min_n: int, seeds: int, say) -> None:
+    """The estimator on each calibration game's classes of at least ``min_n`` secrets (smaller ones count
+    their measured time, as for the target) with R(n) fitted on the other games only (leave one game
+    out), replayed over ``seeds`` samplings: its error against the measured total."""
+    for cal in cals:
+        if cal.censored:
+            continue
+        others = expanded_nodes(cals, 100, {c.game for c in cals} - {cal.game})
+        if len(others) < 3:
+            continue
+        r = RatioModel.fit(others)
+        exact = cal.root_scan + sum(x.solved.cpu for x in cal.classes if x.n < min_n)
+        errs = []
+        for seed in range(seeds):
+            rng = np.random.default_rng(seed)
+            est = exact + sum(replay(x, levels, r, k, power, rng) for x in cal.classes if x.n >= min_n)
+            errs.append(est / cal.total - 1)
+        errs.sort()
+        say(f"  {cal.game:8s} truth {cal.total:7.1f} s; leave-one-out R(n) = {math.exp(r.c):.3g} n^{r.beta:.2f}; "
+            f"error median {100 * errs[len(errs) // 2]:+5.0f}%, 10%..90% {100 * errs[len(errs) // 10]:+5.0f}% .. "
+            f"{100 * errs[(9 * len(errs)) // 10]:+5.0f}%")
+
+
+# -- the target game ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Leaf:
+    path: str
+    n: int
+    solved: Solved
+
+
+@dataclass
+class Estimate:
+    """A set's estimated work, with the low and high ends from R(n) at -1 and +1 residual sd, and the
+    estimate of its largest class of the best-first guess (the widest task of its first wave)."""
+
+    mid: float
+    low: float
+    high: float
+    largest_child: float = 0.0
+
+
+class OutOfBudget(Exception):
+    pass
+
+
+def estimate_set(solver, secrets, history, levels, r: RatioModel, k, power, rng, limit, leaves, path,
+                 budget_end) -> Estimate:
+    """Estimated CPU seconds of solving ``secrets`` alone (see the module docstring); measured leaves are
+    appended to ``leaves``."""
+    if levels == 0:
+        if time.monotonic() > budget_end:
+            raise OutOfBudget
+        s = solve_forked(solver, secrets, history, limit)
+        leaves.append(Leaf(path, int(secrets.shape[0]), s))
+        print(f"    leaf {path:34s} n={s.n:5d} cpu {s.cpu:8.2f} s{' (CPU limit: a lower bound)' if s.censored else ''}"
+              f"  child peak RSS {s.rss_mb:6.0f} MB", flush=True)
+        return Estimate(s.cpu, s.cpu, s.cpu)
+    ex = expand(solver, secrets, history)
+    sizes = [c.shape[0] for c in ex.classes]
+    draws = pps_sample(sizes, k, power, rng)
+    vals: dict[int, Estimate] = {}
+    for i, _ in draws:
+        if i not in vals:
+            vals[i] = estimate_set(solver, ex.classes[i], history + (ex.guess,), levels - 1, r, k, power, rng, limit,
+                                   leaves, f"{path}/{format_hint(solver.game, ex.hints[i])}:{sizes[i]}", budget_end)
+    n = secrets.shape[0]
+    mid = ex.scan_cpu + r(n) * hansen_hurwitz(draws, {i: e.mid for i, e in vals.items()})
+    low = ex.scan_cpu + r(n, -1) * hansen_hurwitz(draws, {i: e.low for i, e in vals.items()})
+    high = ex.scan_cpu + r(n, 1) * hansen_hurwitz(draws, {i: e.high for i, e in vals.items()})
+    # The largest class is drawn almost surely (probability ~ size**power); if not, its size says nothing
+    # measured, so take the largest drawn class's estimate scaled by the fit's exponent of size.
+    largest = vals[0].mid if 0 in vals else max(e.mid for e in vals.values())
+    return Estimate(mid, low, high, largest)
+
+
+def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
+    """Each class of ``spec``'s first guess that the coordinator coordinates (at least max(600, codes /
+    8) secrets) searched by ``treegen.coordinator.Coordinator`` inline, as in a whole run's first wave:
+    (n, the solver's T alone, the coordinator's work, its span), all in CPU seconds of one process."""
+    from treegen.coordinator import Coordinator, InlineExecutor, Progress
+    from treegen.search import Options
+
+    game = resolve_game(spec)
+    solver = Solver(game)
+    first, root = first_guess(game, solver)
+    out = []
+    for hint, cls in zip(root.hints, root.classes):
+        if cls.shape[0] < max(600, game.size // 8):
+            continue
+        alone = solve_forked(solver, cls, (first,), None)
+        run = Coordinator(game, None, Options(), False, 0, InlineExecutor(), None, Progress(None), lambda m: None)
+        outcome = run.subproblem(cls, INF, (first,), UNCAPPED - 1, 1).result()
+        assert outcome.exact and outcome.value == alone.value, (outcome.value, alone.value)
+        out.append((int(cls.shape[0]), alone.cpu, outcome.work, outcome.span))
+        say(f"  {spec} {format_hint(game, hint):>5} n={cls.shape[0]:5d}: alone {alone.cpu:7.2f} s; coordinated "
+            f"work {outcome.work:7.2f} s, span {outcome.span:7.2f} s (span / alone {outcome.span / alone.cpu:.2f})")
+    return out
+
+
+def kernel_timings(spec: str, say) -> None:
+    """Nanoseconds per (code, secret) pair of the two scans that dominate the search, on random sets of
+    the sizes where their routes change (kernels.class_bound: hint masks up to 64 secrets if the game
+    has at most 32 hints, packed byte counters up to 255 only if it has at most 16, else a plain count
+    per guess; kernels.ordered_guesses: 2 packed words up to 16 hints, 3 up to 24, else plain counts)."""
+    game = resolve_game(spec)
+    solver = Solver(game)
+    t = search_tables(game)
+    rng = np.random.default_rng(7)
+    codes = game.size
+    lbtab_depth = UNCAPPED - 2
+    row = []
+    for n in (32, 64, 65, 128, 255, 256):
+        secrets = np.sort(rng.choice(codes, size=n, replace=False)).astype(np.int32)
+        memo = solver.memo
+        reps = max(1, int(2e8 // (codes * n)))
+        start = time.process_time()
+        for _ in range(reps):
+            memo.state[:] = 0
+            memo.slots[:] = -1
+            kernels.class_bound(t.table, secrets, lbtab_depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
+                                t.excess_limit, memo.slots, memo.ent, memo.pool, memo.state, memo.zob, solver._w0,
+                                solver._w1, solver._counts)
+        cb = (time.process_time() - start) / reps / (codes * n) * 1e9
+        start = time.process_time()
+        for _ in range(reps):
+            kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, t.bounds.lb[lbtab_depth - 1],
+                                    True, INF)
+        og = (time.process_time() - start) / reps / (codes * n) * 1e9
+        row.append(f"n={n}: bound {cb:.2f}, scan {og:.2f}")
+    solver.reset()
+    say(f"  {spec} ({t.nh} hints, {codes} codes), ns per code-secret pair: " + "; ".join(row))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="bc:5:10")
+    parser.add_argument("--budget", type=float, default=30.0,
+                        help="minutes (wall) for the target's samples; classes not reached get the size fit")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--calibrate", default="bc:4:8,bc:4:9,bc:4:10,bc:5:6,bc:5:7,bc:5:8@30",
+                        help="comma-separated bc games measured exactly; GAME@S: at most S CPU seconds per class")
+    parser.add_argument("--calibrate-only", action="store_true")
+    parser.add_argument("--calibrate-limit", type=float, default=None,
+                        help="CPU seconds per calibration class of games without @S (over it: a lower bound, "
+                             "not used in fits)")
+    parser.add_argument("--span-games", default="bc:4:9,bc:5:7,bc:4:10",
+                        help="bc games whose coordinated classes' span / work calibrates the critical path")
+    parser.add_argument("--spans", metavar="GAMES",
+                        help="only measure the coordinated classes' work and span in these bc games")
+    parser.add_argument("--kernels", action="store_true",
+                        help="only time the bound and scan kernels per code-secret pair (target and bc:4:10)")
+    parser.add_argument("--calibration", metavar="FILE",
+                        help="JSON of calibration games: read the games it has from it, and add the others")
+    parser.add_argument("--levels", type=int, default=2, help="expansions below each class of the first guess")
+    parser.add_argument("--k", type=int, default=3, help="classes sampled per expansion")
+    parser.add_argument("--power", type=float, default=2.0, help="sampling probability ~ size**power")
+    parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per sampled leaf")
+    parser.add_argument("--min-class", type=int, default=500,
+                        help="classes of the first guess below this size are solved whole, not sampled")
+    args = parser.parse_args(argv)
+    try:
+        target = resolve_game(args.game)
+        specs, limits = [], {}
+        for item in (x.strip() for x in args.calibrate.split(",")):
+            if not item:
+                continue
+            spec, _, cap = item.partition("@")
+            resolve_game(spec)
+            specs.append(spec)
+            try:
+                limits[spec] = float(cap) if cap else args.calibrate_limit
+            except ValueError:
+                raise ValueError(f"--calibrate item {item!r}: write GAME or GAME@SECONDS, e.g. bc:5:8@30") from None
+        if args.budget <= 0 or args.k < 1 or args.levels < 1 or args.limit <= 0:
+            raise ValueError("--budget, --limit, --k and --levels must be positive")
+    except ValueError as exc:
+        print(f"estimate_work: {exc}", file=sys.stderr)
+        return 2
+    say = lambda m: print(m, flush=True)  # noqa: E731
+    if args.spans:
+        warm_up()
+        for spec in args.spans.split(","):
+            coordinated_spans(spec, say)
+        return 0
+    if args.kernels:
+        warm_up()
+        for spec in ("bc:4:10", "bc:5:7", target.name):
+            kernel_timings(spec, say)
+        return 0
+
+    say(f"calibration ({', '.join(specs)}): every class solved exactly, one process, forked per set")
+    warm_up()
+    cals = []
+    stored = {}
+    if args.calibration and os.path.exists(args.calibration):
+        with open(args.calibration) as f:
+            stored = {d["game"]: calibration_from_obj(d) for d in json.load(f)}
+    for spec in specs:
+        t0 = time.monotonic()
+        if spec in stored:
+            cals.append(stored[spec])
+            say(f"{spec}: read from {args.calibration}")
+        else:
+            cals.append(calibrate(spec, expand_min=20, deep_min=150, say=say, limit=limits[spec]))
+            if args.calibration:
+                stored[spec] = cals[-1]
+                tmp = args.calibration + ".tmp"
+                with open(tmp, "w") as f:
+                    json.dump([asdict(c) for c in stored.values()], f)
+                os.replace(tmp, args.calibration)
+        cal = cals[-1]
+        say(f"{spec}: first guess {cal.first}, total after it {cal.value} (+{resolve_game(spec).size} for it), "
+            f"work {'at least ' if cal.censored else ''}{cal.total:.1f} CPU s "
+            f"(measured in {time.monotonic() - t0:.0f} s wall)")
+
+    nodes = expanded_nodes(cals, 100)
+    r = RatioModel.fit(nodes)
+    say(f"\nR(n) = T(set) / (scan + sum of T(classes of its best-first guess)), over {r.points} expanded sets of "
+        f">= 100 secrets:\n  R(n) = {math.exp(r.c):.3g} * n^{r.beta:.2f}, residual sd {r.sd:.2f} in log "
+        f"(x{math.exp(r.sd):.2f}); R(1000) = {r(1000):.1f}, R(7800) = {r(7800):.0f}")
+    for g, x in sorted(nodes, key=lambda t: -t[1].n)[:12]:
+        say(f"    {g:8s} level {x.level} n={x.n:5d} T={x.solved.cpu:7.2f} s  R={x.ratio:6.2f}  fit {r(x.n):6.2f}")
+    ns, ts = measured_sets(cals, 100)
+    a, b, sd = loglog_fit(ns, ts)
+    say(f"size fit over {len(ns)} measured sets of >= 100 secrets: T = {math.exp(a):.3g} * n^{b:.2f} s "
+        f"(residual sd {sd:.2f} in log, x{math.exp(sd):.1f})")
+    for levels in (1, 2):
+        say(f"validation: the {levels}-level estimator (k={args.k}, size^{args.power:g}), classes of >= 200 "
+            f"sampled, 200 samplings each:")
+        validate(cals, levels, args.k, args.power, 200, 200, say)
+    # The game family: total work against the number of codes, among games of the target's positions.
+    fam = [(resolve_game(c.game).size, c.total) for c in cals
+           if resolve_game(c.game).positions == target.positions and c.total > 0.5 and not c.censored]
+    family = None
+    if len(fam) >= 2:
+        fa, fb, _ = loglog_fit([x for x, _ in fam[-2:]], [y for _, y in fam[-2:]])
+        family = math.exp(fa + fb * math.log(target.size))
+        say(f"game family ({target.positions} positions): " + ", ".join(f"{n} codes {w:.1f} s" for n, w in fam)
+            + f"; the last two give work ~ codes^{fb:.1f}, so {target.size} codes ~ {family:.3g} CPU s")
+    if args.calibrate_only:
+        return 0
+
+    # -- the target
+    t0 = time.process_time()
+    solver = Solver(target)
+    first, root = first_guess(target, solver)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    say(f"\n{target.name}: {target.size} secrets, {solver.nh} hints; tables and root scan "
+        f"{time.process_time() - t0:.1f} CPU s, peak RSS {rss:.0f} MB; first guess {format_code(target, first)}")
+    say("  classes: " + ", ".join(f"{format_hint(target, h)} {c.shape[0]}" for h, c in zip(root.hints, root.classes)))
+    rng = np.random.default_rng(args.seed)
+    budget_end = time.monotonic() + 60 * args.budget
+    leaves: list[Leaf] = []
+    rows = []  # (hint, n, Estimate, how)
+    # The biggest classes first: they are most of the work; small ones left when the budget ends are
+    # estimated by the size fit.
+    order = sorted(range(len(root.classes)), key=lambda i: -root.classes[i].shape[0])
+    for i in order:
+        cls, hint = root.classes[i], format_hint(target, root.hints[i])
+        n = cls.shape[0]
+        try:
+            if n < args.min_class:
+                if time.monotonic() > budget_end:
+                    raise OutOfBudget
+                s = solve_forked(solver, cls, (first,), args.limit)
+                say(f"  class {hint:5s} n={n:5d} solved whole: {s.cpu:8.2f} CPU s, value "
+                    f"{s.value if not s.censored else 'over the CPU limit'}, child peak RSS {s.rss_mb:.0f} MB")
+                if s.censored:
+                    raise OutOfBudget
+                rows.append((hint, n, Estimate(s.cpu, s.cpu, s.cpu), "solved"))
+                leaves.append(Leaf(hint, n, s))
+            else:
+                say(f"  class {hint:5s} n={n:5d}: sampling {args.levels} levels down")
+                e = estimate_set(solver, cls, (first,), args.levels, r, args.k, args.power, rng, args.limit, leaves,
+                                 f"{hint}:{n}", budget_end)
+                rows.append((hint, n, e, "sampled"))
+                say(f"  class {hint:5s} n={n:5d}: {e.mid:10.4g} CPU s ({e.low:.3g} .. {e.high:.3g}); its largest "
+                    f"first-wave class {e.largest_child:.3g} s")
+        except OutOfBudget:
+            rows.append((hint, n, None, "fit"))
+    # The size fit, shifted to the target by the mean log residual of the target's own measured sets.
+    own = [(x.n, x.solved.cpu) for x in leaves if not x.solved.censored and x.n >= 100 and x.solved.cpu > 0]
+    shift = float(np.mean([math.log(t) - (a + b * math.log(n)) for n, t in own])) if own else 0.0
+    fit = lambda n: math.exp(a + shift + b * math.log(n))  # noqa: E731
+    say(f"\nsize fit shifted to {target.name} by its {len(own)} measured sets of >= 100 secrets: x{math.exp(shift):.2f}")
+    say(f"{'class':>6} {'n':>6} {'how':>8} {'estimate s':>12} {'low':>10} {'high':>10} {'size fit s':>11}")
+    tot = [0.0, 0.0, 0.0]
+    fit_total = root.scan_cpu
+    for hint, n, e, how in sorted(rows, key=lambda t: -t[1]):
+        e = e or Estimate(fit(n), fit(n) / math.exp(sd), fit(n) * math.exp(sd))
+        tot = [tot[0] + e.mid, tot[1] + e.low, tot[2] + e.high]
+        fit_total += fit(n)
+        say(f"{hint:>6} {n:6d} {how:>8} {e.mid:12.4g} {e.low:10.3g} {e.high:10.3g} {fit(n):11.3g}")
+    tot = [x + root.scan_cpu for x in tot]
+    say(f"total work (one solver, CPU s of this machine): sampling estimator {tot[0]:.3g} ({tot[1]:.3g} .. "
+        f"{tot[2]:.3g}) = {tot[0] / 3600:.3g} CPU h; size fit {fit_total:.3g}"
+        + (f"; game family {family:.3g}" if family else ""))
+    # The critical path of the coordinator's schedule (see the module docstring). A class below the
+    # coordinator's split size is one task: its span is its work. A coordinated class's span was
+    # measured (--span-games) as a fraction of its work alone: the best-first guess's classes run side by
+    # side, but the other guesses' chains, each with a fresh memo, follow one another wave by wave.
+    split_min = max(600, target.size // 8)
+    fractions = []
+    for spec in [x for x in args.span_games.split(",") if x]:
+        fractions += [sp / alone for _, alone, _, sp in coordinated_spans(spec, say)]
+    lo_f, hi_f = (min(fractions), max(fractions)) if fractions else (0.0, 1.0)
+    spans = []
+    for hint, n, e, how in rows:
+        if e is None:
+            e = Estimate(fit(n), fit(n), fit(n))
+        if n >= split_min:
+            spans.append((hint, n, f"coordinated, x{lo_f:.2f}..x{hi_f:.2f} of its work", lo_f * e.mid, hi_f * e.mid))
+        else:
+            spans.append((hint, n, "one task: all its work", e.mid, e.mid))
+    spans.sort(key=lambda t: -t[4])
+    for hint, n, how, sp_lo, sp_hi in spans[:5]:
+        say(f"  span of class {hint:5s} n={n:5d} ({how}): {sp_lo:.3g} .. {sp_hi:.3g} s")
+    span_lo = root.scan_cpu + max(x[3] for x in spans)
+    span_hi = root.scan_cpu + max(x[4] for x in spans)
+    say(f"critical path ~ {span_lo:.3g} .. {span_hi:.3g} s ({span_lo / 3600:.3g} .. {span_hi / 3600:.3g} h) at the "
+        f"middle work estimate; work / span = {tot[0] / span_hi:.1f} .. {tot[0] / span_lo:.1f}")
+    for p in (2, 64, 512):
+        say(f"  {p:3d} workers: about {(tot[0] / p + span_lo) / 3600:.3g} .. {(tot[0] / p + span_hi) / 3600:.3g} h "
+            f"(work / p + span, Brent; one solver's work, not the coordinator's)")
+    say(f"leaves measured: {len(leaves)}, CPU {sum(x.solved.cpu for x in leaves):.0f} s, censored "
+        f"{sum(x.solved.censored for x in leaves)}, largest child peak RSS {max((x.solved.rss_mb for x in leaves), default=0):.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""scripts/estimate_work.py: its measurements are of the right problems, and its sampling estimator is unbiased.
+
+The estimate is only as good as what it measures: each sampled subproblem is solved in a forked child,
+so these tests check the child's answers against a brute-force optimum written here from the rules,
+that a CPU limit stops a child (a censored sample, never a wrong value), and that the Hansen-Hurwitz sum
+the estimator extrapolates with has the true sum as its expectation (computed exactly over all draws).
+"""
+
+import importlib.util
+import itertools
+import math
+import sys
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from treegen.rules import resolve_game
+from treegen.search import Solver
+
+_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "estimate_work.py"
+
+
+@pytest.fixture(scope="module")
+def ew():
+    spec = importlib.util.spec_from_file_location("estimate_work", _SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["estimate_work"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def brute_optimum(codes, secrets, split) -> int:
+    """The least total guesses over ``secrets`` (code indices), trying every code as the guess at every
+    set: plain recursion with a memo, nothing from treegen.search."""
+
+    @cache
+    def best(alive: frozenset) -> int:
+        if len(alive) == 1:
+            return 1
+        out = math.inf
+        for g in range(len(codes)):
+            classes = split(codes, g, sorted(alive))
+            if classes is None:
+                continue
+            out = min(out, len(alive) + sum(best(frozenset(c)) for c in classes))
+        return out
+
+    return best(frozenset(secrets))
+
+
+def test_forked_solves_match_brute_force(ew, naive_split):
+    game = resolve_game("bc:3:4")
+    codes = list(itertools.permutations(range(4), 3))  # the game's codes in its own (sorted) order
+    solver = Solver(game)
+    first, root = ew.first_guess(game, solver)
+    assert first == 0 and root.classes
+    for cls in root.classes:
+        got = ew.solve_forked(solver, cls, (first,), 60)
+        assert not got.censored and got.n == cls.shape[0] and got.cpu >= 0
+        assert got.value == brute_optimum(codes, cls.tolist(), naive_split)
+
+
+def test_cpu_limit_censors_instead_of_answering(ew):
+    game = resolve_game("bc:4:10")
+    solver = Solver(game)
+    first, root = ew.first_guess(game, solver)
+    biggest = root.classes[0]  # 0A1B, 1440 secrets: several CPU seconds
+    assert biggest.shape[0] == 1440
+    got = ew.solve_forked(solver, biggest, (first,), 1)
+    assert got.censored and got.value is None
+    assert 0.9 <= got.cpu <= 3
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_hansen_hurwitz_expectation_is_the_true_sum(ew, k):
+    sizes = [40, 25, 9, 3]
+    values = {0: 7.0, 1: 2.5, 2: 0.3, 3: 0.01}
+    w = np.array(sizes, float) ** 2.0
+    p = w / w.sum()
+    # Every ordered k-tuple of draws with its probability, as pps_sample weighs each draw: k * p.
+    expect = 0.0
+    for picks in itertools.product(range(len(sizes)), repeat=k):
+        prob = math.prod(p[i] for i in picks)
+        expect += prob * ew.hansen_hurwitz([(i, k * p[i]) for i in picks], values)
+    assert expect == pytest.approx(sum(values.values()))
+    # And the sampler draws with those probabilities: its weights are k * p of the class drawn.
+    draws = ew.pps_sample(sizes, k, 2.0, np.random.default_rng(5))
+    assert len(draws) == k and all(kp == pytest.approx(k * p[i]) for i, kp in draws)
+    # With k at least the classes, every class once with weight 1: the exact sum.
+    everything = ew.pps_sample(sizes, 4, 2.0, np.random.default_rng(5))
+    assert ew.hansen_hurwitz(everything, values) == pytest.approx(sum(values.values()))
