@@ -37,8 +37,8 @@ def test_lookahead_and_least_bounds(spec):
             for guesses in (t.all_guesses, some):
                 want = plain_bounds(t, guesses, secrets, lbtab)
                 assert (kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
-            # the routes class_bound sends to least_bound: 32-bit hint masks, or byte counters in two words
-            if (n <= kernels.MASK_MAX and t.nh <= 32) or (n <= 255 and t.nh <= 16):
+            # the routes class_bound sends to least_bound: 32-bit hint masks, or byte counters in 2 or 3 words
+            if (n <= kernels.MASK_MAX and t.nh <= 32) or (n <= 255 and t.nh <= 24):
                 got = kernels.least_bound(t.table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                           t.excess_limit[depth - 1], w0, w1)
                 assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()

@@ -688,7 +688,7 @@ def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     **Mutates** the scratch words ``w0``, ``w1``.
 
     Specialised for sets of at most MASK_MAX secrets in games of at most 32 hints, or at most 255
-    secrets in games of at most 16 hints (callers check; see class_bound), with
+    secrets in games of at most 24 hints (callers check; see class_bound), with
     scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is the search's
     innermost loop. ``t`` is the largest size with lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the
     largest with lbtab[c] = 2c - 1 + max(0, c - t) for 1 <= c <= t2 (see _excess).
@@ -756,39 +756,59 @@ def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
 
 @njit(cache=True)
 def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
-    """least_bound from per-guess class sizes packed in bytes (the route for big sets)."""
+    """least_bound from per-guess class sizes packed in bytes (the route for big sets): two words of
+    eight byte counters per code in the scratch ``w0``, ``w1`` for up to 16 hints, and a third word,
+    allocated here, for up to 24 (five-position games have 20)."""
     n = secrets.shape[0]
     ng = table.shape[0]
     zero = np.uint64(0)
     one = np.uint64(1)
     seven = np.uint64(7)
     three = np.uint64(3)
+    words3 = nh > 16
+    w2 = np.zeros(ng if words3 else 0, dtype=np.uint64)
     w0[:] = 0
     w1[:] = 0
     for s in secrets:
         row = table[s]
-        for k in range(ng):
-            h = np.uint64(row[k])
-            bit = one << ((h & seven) << three)
-            high = zero - (h >> three)
-            w0[k] += bit & ~high
-            w1[k] += bit & high
+        if words3:
+            for k in range(ng):
+                h = np.uint64(row[k])
+                bit = one << ((h & seven) << three)
+                w = h >> three
+                w0[k] += bit & (zero - np.uint64(w == 0))
+                w1[k] += bit & (zero - np.uint64(w == 1))
+                w2[k] += bit & (zero - np.uint64(w == 2))
+        else:
+            for k in range(ng):
+                h = np.uint64(row[k])
+                bit = one << ((h & seven) << three)
+                high = zero - (h >> three)
+                w0[k] += bit & ~high
+                w1[k] += bit & high
     wshift = np.uint64((win & 7) * 8)
     keep = ~(np.uint64(255) << wshift)
     byte = np.uint64(255)
     best = np.int64(1) << 62
     if n <= t2:
-        # Every class costs exactly 2c - 1 + max(0, c - t): branch-free, so the loop vectorises.
+        # Every class costs exactly 2c - 1 + max(0, c - t): branch-free, so the loop vectorises (the
+        # test of words3 does not change inside it, so the compiler hoists it).
         for k in range(ng):
             a = w0[k]
             b = w1[k]
+            c = w2[k] if words3 else zero
             if win < 8:
                 cwin = np.int64((a >> wshift) & byte)
                 a &= keep
-            else:
+            elif win < 16:
                 cwin = np.int64((b >> wshift) & byte)
                 b &= keep
+            else:
+                cwin = np.int64((c >> wshift) & byte)
+                c &= keep
             value = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) + _excess(a, t) + _excess(b, t)
+            if words3:
+                value += _excess(c, t) - _nonzero_bytes(c)
             if value < best:
                 best = value
         return best
@@ -796,7 +816,8 @@ def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
         value = np.int64(n)
         for h in range(nh):
             if h != win:
-                value += lbtab[((w0[k] if h < 8 else w1[k]) >> np.uint64((h & 7) * 8)) & byte]
+                w = w0[k] if h < 8 else (w1[k] if h < 16 else w2[k])
+                value += lbtab[(w >> np.uint64((h & 7) * 8)) & byte]
         if value < best:
             best = value
     return best
@@ -949,10 +970,10 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
             return 2 * n
     stats[STAT_SCANS] += 1
     lbtab = lb[depth - 1]
-    if (n <= MASK_MAX and nh <= 32) or (n <= 255 and nh <= 16):
+    if (n <= MASK_MAX and nh <= 32) or (n <= 255 and nh <= 24):
         value = least_bound(table, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
     else:
-        # Big sets or many hints: rare (near the root, or big games), so plain counts will do.
+        # Sets of more than 255 secrets (near the root) or games of more than 24 hints: plain counts.
         value = NO_BOUND
         counts = np.zeros(nh, dtype=np.int64)
         for g in range(table.shape[0]):
