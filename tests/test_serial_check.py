@@ -1,5 +1,5 @@
-"""scripts/serial_check.py: the plain recursive solver agrees with a shipped least total, and says so when a
-file claims another."""
+"""scripts/serial_check.py: the plain recursive solver agrees with shipped least totals (capped ones within
+their cap), and says so when a file claims another."""
 
 from __future__ import annotations
 
@@ -34,9 +34,16 @@ def test_a_file_claiming_another_optimum_differs(tmp_path):
     assert res.stdout.splitlines()[-1] == "DIFFER"
 
 
-def test_a_capped_tree_is_refused(tmp_path):
-    res = check(ROOT / "trees" / "mastermind-optimal-average-max5.json")
-    assert res.returncode == 2 and "not an uncapped least-total tree" in res.stderr
+def test_capped_trees_are_checked_within_their_cap():
+    for name in ("mastermind-optimal-average-max5.json", "mastermind-optimal-worst.json"):
+        res = check(ROOT / "trees" / name)
+        assert res.returncode == 0, res.stderr
+        assert "serial solver proves 5626 within 5 guesses" in res.stdout, res.stdout
+
+
+def test_a_crush_tree_is_refused():
+    res = check(ROOT / "trees" / "mastermind-optimal-crush.json")
+    assert res.returncode == 2 and "not a least-total tree" in res.stderr
 
 
 def test_a_missing_file_is_one_line(tmp_path):
