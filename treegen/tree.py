@@ -263,8 +263,10 @@ def _no_constant(text: str):
     raise _Strict(f"{text} is not JSON")
 
 
-def _parse_json(data: bytes):
-    """Parse strictly: the stdlib parser with hooks (orjson silently keeps the last of duplicate keys)."""
+def parse_strict_json(data: bytes):
+    """Parse a treegen file's JSON strictly (duplicate keys, NaN and Infinity refused): a ValueError
+    with the reason otherwise. Shared by every file format treegen reads. The stdlib parser with hooks:
+    orjson silently keeps the last of duplicate keys."""
     text = data.decode("utf-8")  # UnicodeDecodeError is a ValueError
     return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
 
@@ -278,7 +280,7 @@ def tree_from_bytes(data: bytes, source: str = "<bytes>", game: Game | None = No
     is free-form (its figures are checked by ``verify``).
     """
     try:
-        obj = _parse_json(data)
+        obj = parse_strict_json(data)
     except _Strict as exc:
         raise TreeError(f"{source} is not a valid tree file: {exc}") from None
     except RecursionError:
@@ -297,7 +299,7 @@ def tree_from_bytes(data: bytes, source: str = "<bytes>", game: Game | None = No
     for key in ("game", "strategy", "stats", "root"):
         if key not in obj:
             raise TreeError(f"{source} lacks {key!r}; a tree file is {_ACCEPTED}")
-    file_game = _read_game(obj["game"], source)
+    file_game = game_from_obj(obj["game"], source)
     if game is not None and (file_game.positions, file_game.alphabet, file_game.repeats) != (
         game.positions,
         game.alphabet,
@@ -311,16 +313,12 @@ def tree_from_bytes(data: bytes, source: str = "<bytes>", game: Game | None = No
     if provenance is not None and not isinstance(provenance, dict):
         raise TreeError(f"{source}: 'provenance' must be an object, not {type(provenance).__name__}")
     stats = _read_stats(obj["stats"], source)
-    try:
-        root = _read_node(obj["root"])
-    except _BadNode as exc:
-        raise TreeError(f"{source}: {exc}") from None
-    except RecursionError:
-        raise TreeError(f"{source}: the tree is too deep to read") from None
+    root = node_from_obj(obj["root"], source)
     return Tree(file_game, strategy, root, stats, provenance)
 
 
-def _read_game(d: Any, source: str) -> Game:
+def game_from_obj(d: Any, source: str) -> Game:
+    """The game of a file's "game" object; :class:`TreeError` naming ``source`` if it is not one."""
     accepted = 'a "game" object with name, positions, alphabet and repeats (see `treegen games`)'
     if not isinstance(d, dict):
         raise TreeError(f"{source}: 'game' must be {accepted}, not {d!r}")
@@ -393,17 +391,6 @@ def _read_node(obj: Any, path: tuple[str, ...] = ()) -> Node:
     kids = [(key, _read_node(child, path + (guess, key))) for key, child in nxt.items()]
     kids.sort(key=lambda kv: hint_key_order(kv[0]))  # moves only non-canonical keys (to the end)
     return Node(guess, tuple(kids))
-
-
-def parse_strict_json(data: bytes):
-    """Parse a treegen file's JSON strictly (duplicate keys, NaN and Infinity refused): a ValueError
-    with the reason otherwise. Shared by every file format treegen reads."""
-    return _parse_json(data)
-
-
-def game_from_obj(d: Any, source: str) -> Game:
-    """The game of a file's "game" object; :class:`TreeError` naming ``source`` if it is not one."""
-    return _read_game(d, source)
 
 
 def node_from_obj(obj: Any, source: str) -> Node:
