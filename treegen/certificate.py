@@ -64,15 +64,22 @@ def game_orbits(game: Game) -> list[tuple[Code, int]]:
     return sorted((first[k], size[k]) for k in first)
 
 
+def orbit_labels(game: Game) -> tuple[list[int], list[int]]:
+    """The orbit of every code, as an index into :func:`game_orbits`, and each orbit's size."""
+    orbits = game_orbits(game)
+    index = {orbit_key(game.codes[rep]): i for i, (rep, _) in enumerate(orbits)}
+    return [index[orbit_key(symbols)] for symbols in game.codes], [size for _, size in orbits]
+
+
 def orbit_totals(game: Game, root: Node) -> list[int]:
     """Total guesses of the tree over each orbit's secrets (orbits as in :func:`game_orbits`). The tree
     must be valid (``verify.check_root``)."""
-    index = {orbit_key(game.codes[rep]): i for i, (rep, _) in enumerate(game_orbits(game))}
-    totals = [0] * len(index)
+    labels, sizes = orbit_labels(game)
+    totals = [0] * len(sizes)
     win = game.win_hint
     for visit in walk(game, root):
         if visit.code is not None and win in visit.groups:
-            totals[index[orbit_key(game.codes[visit.code])]] += visit.depth
+            totals[labels[visit.code]] += visit.depth
     return totals
 
 

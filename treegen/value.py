@@ -43,7 +43,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import __version__
-from .certificate import Mixed, ValueFile, game_orbits, orbit_totals
+from .certificate import Mixed, ValueFile, game_orbits, orbit_labels, orbit_totals
 from .rules import Game, TreegenError
 from .tree import Node
 from .weighted import MAX_TOTAL_WEIGHT, WeightedSolver
@@ -142,13 +142,9 @@ class Column:
 
 
 def _orbit_labels(game: Game) -> tuple[np.ndarray, list[int]]:
-    """Orbit index of every code, and the orbit sizes (orbits as in ``certificate.game_orbits``)."""
-    from .certificate import orbit_key
-
-    orbits = game_orbits(game)
-    index = {orbit_key(game.codes[rep]): i for i, (rep, _) in enumerate(orbits)}
-    labels = np.array([index[orbit_key(c)] for c in game.codes], dtype=np.int64)
-    return labels, [size for _, size in orbits]
+    """Orbit index of every code as an array (to index weights), and the orbit sizes."""
+    labels, sizes = orbit_labels(game)
+    return np.array(labels, dtype=np.int64), sizes
 
 
 def best_response(game: Game, weights: np.ndarray, workers: int = 1,
