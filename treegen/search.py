@@ -158,6 +158,14 @@ def small_tree(t: SearchTables, secrets: np.ndarray) -> Wire:
     return [a, [[int(t.hints[t.table[a, b]]), [b, []]]]]
 
 
+def wire_node(t: SearchTables, guess: Code, secrets: np.ndarray, subtree) -> Wire:
+    """``[guess, children]`` in wire form: a child per non-empty non-winning class of ``guess`` over
+    ``secrets``, in hint order, its tree ``subtree(class)``."""
+    members, starts, _ = kernels.split_classes(t.table, guess, secrets, t.nh, t.win)
+    return [guess, [[int(t.hints[h]), subtree(members[starts[h] : starts[h + 1]])]
+                    for h in range(t.nh) if h != t.win and starts[h + 1] > starts[h]]]
+
+
 @cache
 def _zobrist(codes: int) -> np.ndarray:
     """A random 62-bit number per code for the memo's set hashes (fixed seed: runs are reproducible)."""
@@ -490,9 +498,8 @@ class Solver:
         if secrets.shape[0] <= 2:
             return small_tree(search_tables(self.game, self.extra), secrets)
         g = self._feasible[(secrets.tobytes(), depth)]
-        members, starts, _ = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
-        return [g, [[int(self.hints[h]), self.feasible_tree(members[starts[h] : starts[h + 1]], depth - 1, history + (g,))]
-                    for h in range(self.nh) if h != self.win and starts[h + 1] > starts[h]]]
+        return wire_node(search_tables(self.game, self.extra), g, secrets,
+                         lambda cls: self.feasible_tree(cls, depth - 1, history + (g,)))
 
     # -- the tree --------------------------------------------------------------------------------------
     def tree(self, secrets: np.ndarray, depth: int | None = None, history: tuple[Code, ...] = ()) -> Wire:
@@ -508,11 +515,5 @@ class Solver:
             self.solve(secrets, INF, history, depth)
             entry = self.memo.get(secrets, self._keydepth(depth))
         g = entry.guess
-        members, starts, _ = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
-        children = []
-        for h in range(self.nh):
-            if h == self.win or starts[h] == starts[h + 1]:
-                continue
-            cls = members[starts[h] : starts[h + 1]]
-            children.append([int(self.hints[h]), self.tree(cls, depth - 1, history + (g,))])
-        return [g, children]
+        return wire_node(search_tables(self.game, self.extra), g, secrets,
+                         lambda cls: self.tree(cls, depth - 1, history + (g,)))

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import kernels
 from .rules import Code, Game
-from .search import search_tables, small_tree
+from .search import search_tables, small_tree, wire_node
 from .tree import Wire
 
 NO_BOUND = int(kernels.NO_BOUND)
@@ -202,10 +202,4 @@ class WeightedSolver:
             self.solve(secrets, NO_BOUND, history)
             known = self._memo[secrets.tobytes()]
         g = known[1]
-        members, starts, _ = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
-        children = []
-        for h in range(self.nh):
-            if h == self.win or starts[h] == starts[h + 1]:
-                continue
-            children.append([int(self.hints[h]), self.tree(members[starts[h] : starts[h + 1]], history + (g,))])
-        return [g, children]
+        return wire_node(search_tables(self.game), g, secrets, lambda cls: self.tree(cls, history + (g,)))
