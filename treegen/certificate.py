@@ -194,9 +194,9 @@ def upper_bound(vf: ValueFile) -> Fraction:
                for o, (_, size) in enumerate(vf.orbits))
 
 
-def check_value(vf: ValueFile) -> None:
+def check_value(vf: ValueFile, max_guesses: int | None = None) -> None:
     """Check every claim of a value file but the search's lower bound; raise :class:`FalseValue` (or
-    ``InvalidTree`` for a guesser tree that does not solve the game)."""
+    ``InvalidTree`` for a guesser tree that does not solve the game, within ``max_guesses`` if given)."""
     game = vf.game
     expected = game_orbits(game)
     if list(vf.orbits) != expected:
@@ -208,7 +208,7 @@ def check_value(vf: ValueFile) -> None:
         raise FalseValue("the guesser's tree weights must be positive and sum to 1")
     for k, m in enumerate(vf.guesser):
         try:
-            check_root(game, m.root)
+            check_root(game, m.root, max_guesses)
         except InvalidTree as exc:
             raise InvalidTree((f"guesser tree {k + 1}",) + tuple(exc.path), exc.reason) from None
         totals = orbit_totals(game, m.root)
