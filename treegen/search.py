@@ -310,7 +310,7 @@ class Solver:
     def __post_init__(self) -> None:
         if self.extra and self.cap is None:
             raise ValueError("the crush price (extra) needs a cap: it prices the last guess the cap allows")
-        t = search_tables(self.game, self.extra)
+        t = self.tables = search_tables(self.game, self.extra)
         self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
         self.bounds, self.all_guesses = t.bounds, t.all_guesses
         self.fast_limit, self.excess_limit = t.fast_limit, t.excess_limit
@@ -496,9 +496,9 @@ class Solver:
         if not self.feasible(secrets, depth, history):
             raise ValueError(f"no tree solves these {secrets.shape[0]} secrets within {depth} guesses")
         if secrets.shape[0] <= 2:
-            return small_tree(search_tables(self.game, self.extra), secrets)
+            return small_tree(self.tables, secrets)
         g = self._feasible[(secrets.tobytes(), depth)]
-        return wire_node(search_tables(self.game, self.extra), g, secrets,
+        return wire_node(self.tables, g, secrets,
                          lambda cls: self.feasible_tree(cls, depth - 1, history + (g,)))
 
     # -- the tree --------------------------------------------------------------------------------------
@@ -509,11 +509,11 @@ class Solver:
             depth = self.full_depth()
         n = secrets.shape[0]
         if n <= 2:
-            return small_tree(search_tables(self.game, self.extra), secrets)
+            return small_tree(self.tables, secrets)
         entry = self.memo.get(secrets, self._keydepth(depth))
         if entry is None or not entry.exact:
             self.solve(secrets, INF, history, depth)
             entry = self.memo.get(secrets, self._keydepth(depth))
         g = entry.guess
-        return wire_node(search_tables(self.game, self.extra), g, secrets,
+        return wire_node(self.tables, g, secrets,
                          lambda cls: self.tree(cls, depth - 1, history + (g,)))

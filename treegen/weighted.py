@@ -90,7 +90,7 @@ class WeightedSolver:
                 raise WeightError("the symmetry reduction needs weights constant on the game's orbits")
         w.flags.writeable = False
         self.weights = w
-        t = search_tables(self.game)
+        t = self.tables = search_tables(self.game)
         self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
         self.level_of = level_table(t.bounds.b, self.game.size)
         self._all = np.arange(self.game.size, dtype=np.int32)
@@ -196,10 +196,10 @@ class WeightedSolver:
         if secrets.shape[0] <= 2:
             if secrets.shape[0] == 2 and self.weights[secrets[1]] > self.weights[secrets[0]]:
                 secrets = secrets[::-1].copy()
-            return small_tree(search_tables(self.game), secrets)
+            return small_tree(self.tables, secrets)
         known = self._memo.get(secrets.tobytes())
         if known is None or known[1] < 0:
             self.solve(secrets, NO_BOUND, history)
             known = self._memo[secrets.tobytes()]
         g = known[1]
-        return wire_node(search_tables(self.game), g, secrets, lambda cls: self.tree(cls, history + (g,)))
+        return wire_node(self.tables, g, secrets, lambda cls: self.tree(cls, history + (g,)))
