@@ -8,9 +8,9 @@ The schedule of subproblems is fixed (it does not depend on workers or timing), 
 longest chain of computing in which each piece waits for the one before (a coordinator's own scans, then
 in each wave its longest job: all classes of the best-first guess side by side, or one other guess's
 classes one after another), bounds the run time on any number of workers. Work / span is the most any
-number of workers could speed it up (Brent: with p workers the time is at most work / p + span). Run it
-with one worker for task times undisturbed by each other; the figures are measured seconds, so they vary
-a little from run to run.
+number of workers could speed it up (Brent: with p workers the time is at most work / p + span). The
+figures are CPU seconds of the thread that computed each piece (so other jobs on the machine barely move
+them; one worker still keeps tasks from sharing a core's caches), and vary a little from run to run.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     work, span = profile["work"], profile["span"]
     print(f"{game.name}, {args.objective}{', eager' if args.eager else ''}: total {tree.stats.total}, {profile['tasks']} subproblems, "
           f"{args.workers} worker{'s' if args.workers != 1 else ''}, {wall:.1f} s wall")
-    print(f"work  {work:9.1f} s   (computing, summed over every subproblem and coordinator)")
+    print(f"work  {work:9.1f} s   (CPU, summed over every subproblem and coordinator)")
     print(f"span  {span:9.1f} s   (the critical path)")
     print(f"most speed-up  {work / span:6.1f}x   (work / span)")
     for p in (2, 8, 64):

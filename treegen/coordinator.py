@@ -62,9 +62,10 @@ class Outcome:
     """What a subproblem's search found: the exact ``value`` with its optimal ``tree`` (wire form) when
     ``exact``, else a lower bound >= the beta it was given (``tree`` None). ``nodes``: the work done.
 
-    ``work`` and ``span`` are measurements, never part of a result: the seconds of computing the
-    subproblem took in all, and along its longest chain of dependent computing (its critical path, what
-    no number of workers can shorten). A task's span is its work; a reused checkpoint's both are 0.
+    ``work`` and ``span`` are measurements, never part of a result: the CPU seconds (of the thread that
+    computed each piece, so that a busy machine does not inflate them) the subproblem took in all, and
+    along its longest chain of dependent computing (its critical path, what no number of workers can
+    shorten). A task's span is its work; a reused checkpoint's both are 0.
     """
 
     value: int
@@ -247,7 +248,7 @@ def _worker_solver(game: Game, cap: int | None, options: Options, hard: bool, ex
 def _run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: int, secrets: np.ndarray, beta: int,
               history: tuple[Code, ...], depth: int) -> Outcome:
     """One subproblem, on an executor: solve it from a fresh memo and return its value and tree."""
-    start = time.perf_counter()
+    start = time.thread_time()
     solver = _worker_solver(game, cap, options, hard, extra)
     solver.reset()
     value = solver.solve(secrets, beta, history, depth)
@@ -255,7 +256,7 @@ def _run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: 
     tree = solver.tree(secrets, depth, history) if exact else None
     counts = solver.counts
     solver.reset()
-    seconds = time.perf_counter() - start
+    seconds = time.thread_time() - start
     return Outcome(value, exact, counts.nodes + counts.bound_scans, tree, seconds, seconds)
 
 
@@ -434,7 +435,7 @@ class Coordinator:
 
         Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
         """
-        clock = time.perf_counter()
+        clock = time.thread_time()
         solver = Solver.with_options(self.game, self.cap, self.options, self.hard, self.extra)
         scan = solver.scan(secrets, beta, history, depth)
         best: tuple[Code, Wire] | None = None
@@ -442,7 +443,7 @@ class Coordinator:
         # Measurements only: the coordinator's own seconds (its scans, timed apart from the subproblems
         # it starts, which may run inline) count in its work and, wave by wave, in its span: its own scan
         # of the wave, then the wave's longest job (an upper estimate, as jobs start while it scans).
-        own = time.perf_counter() - clock
+        own = time.thread_time() - clock
         work = span = 0.0
         while start < scan.guesses.shape[0]:
             # A wave: the first open guess alone while no total is known, then all the rest, each with
@@ -450,9 +451,9 @@ class Coordinator:
             wave_beta = beta
             jobs = []
             while True:
-                clock = time.perf_counter()
+                clock = time.thread_time()
                 step = solver.next_open(scan, start, wave_beta, scan_all=True)
-                own += time.perf_counter() - clock
+                own += time.thread_time() - clock
                 if step is None:
                     break
                 classes = list(step.classes())
