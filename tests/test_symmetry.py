@@ -9,7 +9,7 @@ import pytest
 from treegen.feedback import feedback_table
 from treegen.rules import format_code, parse_code, resolve_game
 from treegen.rules import score_symbols as score
-from treegen.symmetry import canonical_guesses, class_of, fresh_symbol_guesses, guess_classes
+from treegen.symmetry import NodeGuesses, canonical_guesses, class_of, fresh_symbol_guesses, guess_classes
 
 
 def _act(perm, sigma, code):
@@ -88,6 +88,21 @@ def test_classes_are_brute_force_orbits(spec):
             }
             assert len(shapes) == 1
             assert len({g in alive for g in members}) == 1
+
+
+@pytest.mark.parametrize("spec", ["bc:3:5", "mm:3:4"])
+def test_node_guesses_keep_answers_only_where_roles_decide(spec):
+    """One NodeGuesses over many nodes, as a search uses it: answers it kept for one history's roles
+    serve another's, and every answer is still the classes that class_minima finds code by code."""
+    game = resolve_game(spec)
+    node = NodeGuesses(game)
+    rng = random.Random(spec)
+    cases = [_random_case(game, rng) for _ in range(80)]
+    for history, secrets in cases + cases:
+        reps, _ = guess_classes(game, history, np.array(secrets))
+        assert node(history, np.array(secrets)).tolist() == reps.tolist(), (history, secrets)
+    # the kept answers were shared: fewer role vectors than nodes without a position symmetry
+    assert 0 < len(node._by_roles) < len(cases)
 
 
 def test_secrets_none_means_every_code():

@@ -438,6 +438,21 @@ def canonical_codes(digits, role, aut_perm, aut_sigma):
 
 
 @njit(cache=True)
+def node_group(digits, nsym, history, secrets, all_secrets, perms):
+    """The group of a search node (see symmetry.py) in one call: the symbols' roles given the
+    ``history`` (int64 code ints) and the ``secrets`` (ignored when ``all_secrets``), and the position
+    permutations that fix the history with their symbol maps (history_automorphisms)."""
+    npos = digits.shape[1]
+    hist = np.empty((history.shape[0], npos), dtype=digits.dtype)
+    for i in range(history.shape[0]):
+        for p in range(npos):
+            hist[i, p] = digits[history[i], p]
+    role = symbol_roles(digits, nsym, hist, secrets, all_secrets)
+    aut_perm, aut_sigma = history_automorphisms(hist, role, perms)
+    return role, aut_perm, aut_sigma
+
+
+@njit(cache=True)
 def class_minima(digits, role, aut_perm, aut_sigma, repeats):
     """For every code, the smallest code of its class (int32)."""
     n, npos = digits.shape

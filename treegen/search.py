@@ -31,6 +31,7 @@ import numpy as np
 from . import kernels
 from .feedback import feedback_table
 from .rules import Code, Game
+from .symmetry import NodeGuesses
 from .tree import Wire
 
 INF = int(kernels.INF)
@@ -314,6 +315,7 @@ class Solver:
         self.table, self.hints, self.nh, self.win = t.table, t.hints, t.nh, t.win
         self.bounds, self.all_guesses = t.bounds, t.all_guesses
         self.fast_limit, self.excess_limit = t.fast_limit, t.excess_limit
+        self._node_guesses = NodeGuesses(self.game)
         self.memo = Memo(self.game.size)
         self._feasible: dict = {}  # feasible()'s memo: (secrets bytes, depth) -> a guess that fits, or -1
         # scratch counters for kernels.least_bound, one word pair per code
@@ -358,9 +360,7 @@ class Solver:
         only the secrets among them (a symmetry maps the secrets onto themselves, so a class of
         guesses lies wholly inside or wholly outside them, and its representative tells which)."""
         if self.symmetry:
-            from .symmetry import canonical_guesses
-
-            guesses = canonical_guesses(self.game, history, secrets)
+            guesses = self._node_guesses(history, secrets)
         else:
             guesses = self.all_guesses
         if self.consistent_only:
