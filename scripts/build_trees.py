@@ -9,7 +9,8 @@ Each tree is one `treegen solve` (or `treegen build`) run in a fresh process, th
 The files carry no timings, so a rebuild gives identical bytes; the seconds each took go into the
 README table (measured on the machine that ran this script). A slow tree is solved through a checkpoint
 folder (in the system's temporary folder, removed once the tree is written): stop the script and run it
-again, and it resumes; its time is summed over the runs.
+again, and it resumes; its time is summed over the runs (recorded every 10 s, so a run killed outright
+still counts).
 """
 
 from __future__ import annotations
@@ -79,6 +80,37 @@ def treegen(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "treegen.cli", *args], check=True)
 
 
+def _run_counting(cmd: list[str], spent_path: str, spent: float, start: float) -> None:
+    """Run ``cmd`` and keep ``spent_path`` at the seconds spent so far, rewritten every 10 s while it runs.
+
+    Why not only at the end: a build killed outright (SIGKILL, a machine that goes away) runs no
+    ``finally``, so its time would vanish while its checkpointed subproblems stay, and the resumed
+    build would report too little. This way at most 10 s of a killed run go uncounted.
+    """
+
+    def record() -> None:
+        tmp = spent_path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(f"{spent + time.perf_counter() - start:.1f}\n")
+        os.replace(tmp, spent_path)
+
+    proc = subprocess.Popen(cmd)
+    try:
+        while True:
+            try:
+                proc.wait(timeout=10)
+                break
+            except subprocess.TimeoutExpired:
+                record()
+    finally:
+        if proc.poll() is None:  # interrupted here: stop the solve too (its checkpoint keeps its work)
+            proc.terminate()
+            proc.wait()
+        record()
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+
+
 def build(name: str, args: list[str], folder: str, slow: bool = False) -> float:
     """Solve one tree into ``folder`` and verify it; the seconds it took (summed over resumed runs for
     a slow tree)."""
@@ -93,12 +125,10 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> float:
             with open(spent_path) as f:
                 spent = float(f.read())
     start = time.perf_counter()
-    try:
+    if slow:
+        _run_counting([sys.executable, "-m", "treegen.cli", *args, "-o", path], spent_path, spent, start)
+    else:
         treegen(*args, "-o", path)
-    finally:
-        if slow:
-            with open(spent_path, "w") as f:
-                f.write(f"{spent + time.perf_counter() - start:.1f}\n")
     seconds = spent + time.perf_counter() - start
     treegen("verify", path)
     if slow:
