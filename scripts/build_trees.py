@@ -143,7 +143,7 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
         "Every file here passes `treegen verify`; `python scripts/build_trees.py` regenerates them byte for byte",
         "(`--check` rebuilds into a scratch folder and compares). Times are whole-process wall times of the",
         "run that made the file, on a 2-core machine, with the default workers (every core). The numbers-baseball",
-        "tree (about 36 minutes), the mm:4:9 tree (21 minutes on a machine loaded 3 to 7 deep) and the bulls-cows",
+        "tree (about 72 minutes in one run), the mm:4:9 tree (21 minutes on a machine loaded 3 to 7 deep) and the bulls-cows",
         "crush tree (about 90 minutes on a loaded machine, over two resumed runs) are built only with `--slow`,",
         "through a checkpoint folder: their times are summed over the runs that a stopped build resumed from.",
         "",
