@@ -80,12 +80,13 @@ def treegen(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "treegen.cli", *args], check=True)
 
 
-def _run_counting(cmd: list[str], spent_path: str, spent: float, start: float) -> None:
-    """Run ``cmd`` and keep ``spent_path`` at the seconds spent so far, rewritten every 10 s while it runs.
+def _run_counting(cmd: list[str], spent_path: str, spent: float, start: float, every: float = 10.0) -> None:
+    """Run ``cmd`` and keep ``spent_path`` at the seconds spent so far, rewritten ``every`` seconds while
+    it runs (``spent`` before ``start``, a ``time.perf_counter()`` reading).
 
     Why not only at the end: a build killed outright (SIGKILL, a machine that goes away) runs no
     ``finally``, so its time would vanish while its checkpointed subproblems stay, and the resumed
-    build would report too little. This way at most 10 s of a killed run go uncounted.
+    build would report too little. This way at most ``every`` seconds of a killed run go uncounted.
     """
 
     def record() -> None:
@@ -98,7 +99,7 @@ def _run_counting(cmd: list[str], spent_path: str, spent: float, start: float) -
     try:
         while True:
             try:
-                proc.wait(timeout=10)
+                proc.wait(timeout=every)
                 break
             except subprocess.TimeoutExpired:
                 record()

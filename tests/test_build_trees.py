@@ -1,0 +1,52 @@
+"""scripts/build_trees.py: a slow build's time survives a build killed outright (no ``finally`` runs)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "build_trees.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("build_trees", _SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_seconds_so_far_count_a_finished_run_on_top_of_earlier_runs(tmp_path):
+    spent = tmp_path / "seconds-so-far"
+    _load()._run_counting([sys.executable, "-c", "import time; time.sleep(0.6)"], str(spent), 100.0,
+                          time.perf_counter(), every=0.1)
+    assert 100.6 <= float(spent.read_text()) < 130
+
+
+def test_seconds_so_far_survive_a_build_killed_outright(tmp_path):
+    spent = tmp_path / "seconds-so-far"
+    # The builder runs in its own process group, killed with SIGKILL mid-solve: only the periodic
+    # records can have counted its time.
+    builder = (f"import sys, time; sys.path.insert(0, {str(_SCRIPT.parent)!r}); import build_trees; "
+               f"build_trees._run_counting([sys.executable, '-c', 'import time; time.sleep(30)'], {str(spent)!r}, 5.0, "
+               f"time.perf_counter(), every=0.1)")
+    proc = subprocess.Popen([sys.executable, "-c", builder], start_new_session=True)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (spent.exists() and float(spent.read_text() or 0) >= 6.0):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert float(spent.read_text()) >= 6.0  # more than the 5 s spent before it: the killed run counted
+
+
+def test_a_failing_solve_raises_and_still_records(tmp_path):
+    spent = tmp_path / "seconds-so-far"
+    with pytest.raises(subprocess.CalledProcessError):
+        _load()._run_counting([sys.executable, "-c", "raise SystemExit(3)"], str(spent), 1.0, time.perf_counter())
+    assert float(spent.read_text()) >= 1.0
