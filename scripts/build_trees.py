@@ -73,12 +73,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TREES_DIR = os.path.join(os.path.dirname(HERE), "trees")
 
 
-def treegen(*args: str) -> None:
-    """Run a treegen command, or (first argument ``@NAME``) the script scripts/NAME.py, in a fresh process."""
+def command(*args: str) -> list[str]:
+    """The argv of a treegen command, or (first argument ``@NAME``) of the script scripts/NAME.py."""
     if args[0].startswith("@"):
-        subprocess.run([sys.executable, os.path.join(HERE, args[0][1:] + ".py"), *args[1:]], check=True)
-        return
-    subprocess.run([sys.executable, "-m", "treegen.cli", *args], check=True)
+        return [sys.executable, os.path.join(HERE, args[0][1:] + ".py"), *args[1:]]
+    return [sys.executable, "-m", "treegen.cli", *args]
+
+
+def treegen(*args: str) -> None:
+    """Run ``command(*args)`` in a fresh process."""
+    subprocess.run(command(*args), check=True)
 
 
 def _run_counting(cmd: list[str], spent_path: str, spent: float, start: float, every: float = 10.0) -> None:
@@ -128,7 +132,7 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> float:
                 spent = float(f.read())
     start = time.perf_counter()
     if slow:
-        _run_counting([sys.executable, "-m", "treegen.cli", *args, "-o", path], spent_path, spent, start)
+        _run_counting(command(*args, "-o", path), spent_path, spent, start)
     else:
         treegen(*args, "-o", path)
     seconds = spent + time.perf_counter() - start
@@ -147,8 +151,8 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
         "run that made the file, on a 2-core machine, with the default workers (every core). The numbers-baseball",
         "tree (about 72 minutes in one run), the mm:4:9 tree (21 minutes on a machine loaded 3 to 7 deep), the mm:5:6 tree",
         "(19 minutes in one run) and the bulls-cows crush tree (about 90 minutes on a loaded machine, over two resumed",
-        "runs) are built only with `--slow`,",
-        "through a checkpoint folder: their times are summed over the runs that a stopped build resumed from.",
+        "runs) are built only with `--slow`, through a checkpoint folder: their times are summed over the runs that a",
+        "stopped build resumed from.",
         "",
         "| file | game | objective | total | average | max | proves | seconds |",
         "|---|---|---|---|---|---|---|---|",
