@@ -40,7 +40,8 @@ for name in dir(kernels):
     d = getattr(kernels, name)
     if isinstance(d, numba.core.registry.CPUDispatcher) and d.signatures:
         out[name] = [str(s) for s in d.signatures]
-print(json.dumps(out))
+ahead = {name: str(sig) for name, sig in kernels.SEARCH_SIGNATURES.items()}
+print(json.dumps({"compiled": out, "ahead": ahead}))
 """
 
 
@@ -48,7 +49,45 @@ def test_solve_path_compiles_each_kernel_once(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr
-    signatures = json.loads(done.stdout)
+    found = json.loads(done.stdout)
+    signatures = found["compiled"]
     assert "next_open_guess" in signatures and "ordered_guesses" in signatures
     twice = {name: sigs for name, sigs in signatures.items() if len(sigs) > 1}
     assert twice == {}
+    # compile_ahead compiles these kernels for these signatures on an empty cache: any other would be
+    # compiled again by the search itself, and the first run would pay twice.
+    assert {name: signatures.get(name) for name in found["ahead"]} == {
+        name: [sig] for name, sig in found["ahead"].items()}
+
+
+# compile_ahead on an empty cache, with two small kernels for groups: the helper process compiles the
+# first, this process the second; then this process finds the first in the cache without compiling it,
+# and a second call (cache full) or one with a single core does nothing.
+_AHEAD = r"""
+import json
+from treegen import coordinator, kernels
+from treegen.rules import resolve_game
+game = resolve_game("mm:3:3")
+groups = (("fast_bound_limit",), ("excess_bound_limit",))
+notes = []
+first = coordinator.compile_ahead(game, 2, notes.append, groups)
+helper_compiled = kernels.fast_bound_limit.stats.cache_misses
+cached = kernels.cached("fast_bound_limit")
+print(json.dumps({
+    "first": first, "notes": notes, "cached": cached,
+    "this_process_compiled": sorted(d.py_func.__name__ for d in (kernels.fast_bound_limit,
+        kernels.excess_bound_limit, kernels.score_matrix) if d.stats.cache_misses),
+    "again": coordinator.compile_ahead(game, 2, notes.append, groups),
+    "one_core": coordinator.compile_ahead(resolve_game("bc:3:5"), 1, notes.append, groups),
+}))
+"""
+
+
+def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", _AHEAD], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "first": True, "notes": ["compiling the search's kernels (first run only)"], "cached": True,
+        "this_process_compiled": ["excess_bound_limit", "score_matrix"], "again": False, "one_core": False,
+    }

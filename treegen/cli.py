@@ -474,7 +474,7 @@ def cmd_solve(args) -> int:
     import time
     from concurrent.futures.process import BrokenProcessPool
 
-    from .coordinator import Infeasible, SearchBug, check_memory, plan_workers, solve_game, strategy_name
+    from .coordinator import Infeasible, SearchBug, check_memory, compile_ahead, plan_workers, solve_game, strategy_name
     from .files import output_file, output_folder
     from .report import format_stats
     from .search import Options
@@ -532,6 +532,7 @@ def cmd_solve(args) -> int:
     signal.signal(signal.SIGTERM, terminate)
     failure: BaseException | None = None
     try:
+        compile_ahead(game, asked, (lambda note: bar.set_postfix_str(note)) if bar is not None else None)
         tree = solve_game(
             game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
             options, warn=_stderr_line(bar), timings=timings if args.timings else None,

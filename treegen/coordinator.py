@@ -591,6 +591,45 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
     return workers, None
 
 
+# What each process compiles on an empty cache (see compile_ahead), by name in kernels.SEARCH_SIGNATURES:
+# next_open_guess with its callees is about half of the search's compile time, the other kernels (and the
+# game's scorer) the other half.
+AHEAD = (("next_open_guess",), ("fast_bound_limit", "excess_bound_limit", "node_group", "canonical_codes",
+                                 "ordered_guesses"))
+
+
+def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = None,
+                  groups: tuple[tuple[str, ...], tuple[str, ...]] = AHEAD) -> bool:
+    """On an empty numba cache (the first run after install), compile the search's kernels in two
+    processes side by side: a spawned helper compiles ``groups[0]`` while this process compiles
+    ``groups[1]`` and the game's scorer, and each writes the disk cache that every process then loads.
+
+    Does nothing when ``cores`` (the user's budget, which a small game's inline search leaves unused) is
+    below 2 or the cache already holds ``groups[0][0]`` (every kernel is in one file, so they go stale
+    together). ``say(note)`` is told when it compiles. Whether it compiled.
+    """
+    if cores < 2 or kernels.cached(groups[0][0]):
+        return False
+    if say is not None:
+        say("compiling the search's kernels (first run only)")
+    scorer = "score_matrix" if game.repeats else "score_matrix_distinct"
+    helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+                                 initargs=(os.getpid(),))
+    procs = []
+    try:
+        job = helper.submit(kernels.compile_ahead, groups[0])
+        procs = list((getattr(helper, "_processes", None) or {}).values())
+        kernels.compile_ahead((scorer, *groups[1]))
+        job.result()
+    finally:
+        # On Ctrl-C do not wait for the helper's compile: end it (numba writes its cache atomically).
+        helper.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()
+        helper.shutdown(wait=True)
+    return True
+
+
 EXECUTORS = ("processes", "ray")
 
 

@@ -10,9 +10,10 @@ Why one file: numba's disk cache keys a function on its own file's timestamp, no
 functions it calls, so a kernel that called a helper from another module could keep running a stale
 compiled copy of that helper after an edit. Kept in one file, any edit recompiles every kernel.
 
-First-run compile time (the cost of an empty cache; see scripts/first_run.py). numba compiles every
-kernel a call reaches as its own library, then links and optimises its callees into it again, so what
-a kernel pulls in is paid several times over. Hence: no ``inline="always"`` (numba's own inlining
+First-run compile time (the cost of an empty cache; see scripts/first_run.py). On two cores or more,
+``treegen solve`` compiles in two processes side by side (``SEARCH_SIGNATURES`` at the end of this file,
+coordinator.compile_ahead). numba compiles every kernel a call reaches as its own library, then links and
+optimises its callees into it again, so what a kernel pulls in is paid several times over. Hence: no ``inline="always"`` (numba's own inlining
 retypes the callee at each call site and cost more than LLVM's, which inlines small helpers anyway);
 no ``ndarray.sort`` (seven jitted helpers; ``sort_keys`` is one); no whole-array assignment into a
 row (it compiles a shape-mismatch message with string formatting); and one type per argument at
@@ -28,7 +29,7 @@ search: callers clamp with ``min(bound, INF)``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 INF = np.int64(1) << 40
 NO_BOUND = np.int64(1) << 62
@@ -1136,3 +1137,54 @@ def weighted_least_bound(table, secrets, order, weights, nh, win, level_of):
         if bounds[k] < best:
             best = bounds[k]
     return best
+
+
+# -- compiling ahead ------------------------------------------------------------------------------------
+# On an empty cache (the first run after install) compiling the search's kernels takes several times as
+# long as the search of a small game, and one process compiles them one after another. Worker processes
+# can compile disjoint groups side by side instead: each writes numba's disk cache, which every process
+# then loads. For that the signatures must be the ones the search calls with (a different one is simply
+# compiled again on first use); tests/test_kernels.py checks them against a real solve.
+
+_U8_2R = types.Array(types.uint8, 2, "C", readonly=True)
+_U8_2 = types.Array(types.uint8, 2, "C")
+_I8_1, _I8_2 = types.Array(types.int8, 1, "C"), types.Array(types.int8, 2, "C")
+_I8_2R = types.Array(types.int8, 2, "C", readonly=True)
+_I16_2 = types.Array(types.int16, 2, "C")
+_I32_1 = types.Array(types.int32, 1, "C")
+_I64_1, _I64_1R = types.Array(types.int64, 1, "C"), types.Array(types.int64, 1, "C", readonly=True)
+_I64_2, _I64_2R = types.Array(types.int64, 2, "C"), types.Array(types.int64, 2, "C", readonly=True)
+_U64_1 = types.Array(types.uint64, 1, "C")
+_I, _B = types.int64, types.boolean
+
+SEARCH_SIGNATURES = {
+    "score_matrix": (_U8_2, _U8_2, _U8_2, _U8_2),
+    "score_matrix_distinct": (_U8_2, _I64_1, _U8_2, _I64_1),
+    "fast_bound_limit": (_I64_1R,),
+    "excess_bound_limit": (_I64_1R, _I),
+    "node_group": (_U8_2R, _I, _I64_1, _I32_1, _B, _I8_2R),
+    "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
+    "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I),
+    # (table, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim, four options,
+    # the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
+    "next_open_guess": (_U8_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _B, _I, _I, _I64_2R, _I64_1R, _I64_1R,
+                        _B, _B, _B, _B, _I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1),
+}
+
+
+def compile_ahead(names: tuple[str, ...]) -> None:
+    """Compile the named kernels for their ``SEARCH_SIGNATURES`` into numba's disk cache (or load them
+    from it, if there): a worker runs this for one group while others compile the rest."""
+    for name in names:
+        globals()[name].compile(SEARCH_SIGNATURES[name])
+
+
+def cached(name: str) -> bool:
+    """Whether numba's disk cache holds the named kernel for its ``SEARCH_SIGNATURES`` (it then loads
+    it, as its first call would). Every kernel lives in this file, so they go stale together."""
+    kernel = globals()[name]
+    sig = SEARCH_SIGNATURES[name]
+    if sig in kernel.overloads:
+        return True
+    # numba has no public "is it cached?": this is the lookup its dispatcher makes before compiling.
+    return kernel._cache.load_overload(sig, kernel.targetctx) is not None
