@@ -621,12 +621,13 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
         procs = list((getattr(helper, "_processes", None) or {}).values())
         kernels.compile_ahead((scorer, *groups[1]))
         job.result()
-    finally:
+    except BaseException:
         # On Ctrl-C do not wait for the helper's compile: end it (numba writes its cache atomically).
-        helper.shutdown(wait=False, cancel_futures=True)
         for proc in procs:
             proc.terminate()
-        helper.shutdown(wait=True)
+        raise
+    finally:
+        helper.shutdown(wait=True, cancel_futures=True)
     return True
 
 
