@@ -62,7 +62,8 @@ def test_solve_path_compiles_each_kernel_once(tmp_path):
 
 # compile_ahead on an empty cache, with two small kernels for groups: the helper process compiles the
 # first, this process the second; then this process finds the first in the cache without compiling it,
-# and a second call (cache full) or one with a single core does nothing.
+# and a second call (cache full) or one with a single core does nothing. A helper that fails makes it
+# return False, not raise.
 _AHEAD = r"""
 import json
 from treegen import coordinator, kernels
@@ -71,7 +72,6 @@ game = resolve_game("mm:3:3")
 groups = (("fast_bound_limit",), ("excess_bound_limit",))
 notes = []
 first = coordinator.compile_ahead(game, 2, notes.append, groups)
-helper_compiled = kernels.fast_bound_limit.stats.cache_misses
 cached = kernels.cached("fast_bound_limit")
 print(json.dumps({
     "first": first, "notes": notes, "cached": cached,
@@ -79,6 +79,11 @@ print(json.dumps({
         kernels.excess_bound_limit, kernels.score_matrix) if d.stats.cache_misses),
     "again": coordinator.compile_ahead(game, 2, notes.append, groups),
     "one_core": coordinator.compile_ahead(resolve_game("bc:3:5"), 1, notes.append, groups),
+    # the helper fails after compiling its first kernel: no exception, False, and the search would
+    # compile what it needs itself
+    "helper_fails": coordinator.compile_ahead(game, 2, None, (("score_matrix_distinct", "no_such_kernel"),
+                                                               ("excess_bound_limit",))),
+    "helper_compiled_before_failing": kernels.cached("score_matrix_distinct"),
 }))
 """
 
@@ -90,4 +95,5 @@ def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path):
     assert json.loads(done.stdout) == {
         "first": True, "notes": ["compiling the search's kernels (first run only)"], "cached": True,
         "this_process_compiled": ["excess_bound_limit", "score_matrix"], "again": False, "one_core": False,
+        "helper_fails": False, "helper_compiled_before_failing": True,
     }

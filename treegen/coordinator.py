@@ -606,7 +606,9 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
 
     Does nothing when ``cores`` (the user's budget, which a small game's inline search leaves unused) is
     below 2 or the cache already holds ``groups[0][0]`` (every kernel is in one file, so they go stale
-    together). ``say(note)`` is told when it compiles. Whether it compiled.
+    together). ``say(note)`` is told when it compiles. Whether it compiled both groups; on any failure
+    (the helper cannot start or dies, a signature no longer types) it ends the helper and returns False,
+    and the search compiles what it needs itself, as without this step.
     """
     if cores < 2 or kernels.cached(groups[0][0]):
         return False
@@ -615,17 +617,18 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     scorer = "score_matrix" if game.repeats else "score_matrix_distinct"
     helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                                  initargs=(os.getpid(),))
-    procs = []
     try:
         job = helper.submit(kernels.compile_ahead, groups[0])
-        procs = list((getattr(helper, "_processes", None) or {}).values())
         kernels.compile_ahead((scorer, *groups[1]))
         job.result()
-    except BaseException:
-        # On Ctrl-C do not wait for the helper's compile: end it (numba writes its cache atomically).
-        for proc in procs:
+    except BaseException as exc:
+        # Do not wait for the helper's compile (on Ctrl-C, or after a failure here): end it. numba writes
+        # its cache files atomically, so an ended helper leaves no torn entry.
+        for proc in list((getattr(helper, "_processes", None) or {}).values()):
             proc.terminate()
-        raise
+        if not isinstance(exc, Exception):
+            raise
+        return False
     finally:
         helper.shutdown(wait=True, cancel_futures=True)
     return True

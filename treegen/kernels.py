@@ -11,9 +11,9 @@ functions it calls, so a kernel that called a helper from another module could k
 compiled copy of that helper after an edit. Kept in one file, any edit recompiles every kernel.
 
 First-run compile time (the cost of an empty cache; see scripts/first_run.py). On two cores or more,
-``treegen solve`` compiles in two processes side by side (``SEARCH_SIGNATURES`` at the end of this file,
-coordinator.compile_ahead). numba compiles every kernel a call reaches as its own library, then links and
-optimises its callees into it again, so what a kernel pulls in is paid several times over. Hence: no ``inline="always"`` (numba's own inlining
+``treegen solve`` compiles in two processes side by side (``SEARCH_SIGNATURES`` at the end of this
+file, coordinator.compile_ahead). numba compiles every kernel a call reaches as its own library, then
+links and optimises its callees into it again, so what a kernel pulls in is paid several times over. Hence: no ``inline="always"`` (numba's own inlining
 retypes the callee at each call site and cost more than LLVM's, which inlines small helpers anyway);
 no ``ndarray.sort`` (seven jitted helpers; ``sort_keys`` is one); no whole-array assignment into a
 row (it compiles a shape-mismatch message with string formatting); and one type per argument at
@@ -27,6 +27,8 @@ search: callers clamp with ``min(bound, INF)``.
 """
 
 from __future__ import annotations
+
+from types import MappingProxyType
 
 import numpy as np
 from numba import njit, types
@@ -1144,7 +1146,7 @@ def weighted_least_bound(table, secrets, order, weights, nh, win, level_of):
 # long as the search of a small game, and one process compiles them one after another. Worker processes
 # can compile disjoint groups side by side instead: each writes numba's disk cache, which every process
 # then loads. For that the signatures must be the ones the search calls with (a different one is simply
-# compiled again on first use); tests/test_kernels.py checks them against a real solve.
+# compiled again on first use); tests/test_first_run.py checks them against a real solve.
 
 _U8_2R = types.Array(types.uint8, 2, "C", readonly=True)
 _U8_2 = types.Array(types.uint8, 2, "C")
@@ -1157,7 +1159,7 @@ _I64_2, _I64_2R = types.Array(types.int64, 2, "C"), types.Array(types.int64, 2, 
 _U64_1 = types.Array(types.uint64, 1, "C")
 _I, _B = types.int64, types.boolean
 
-SEARCH_SIGNATURES = {
+SEARCH_SIGNATURES = MappingProxyType({
     "score_matrix": (_U8_2, _U8_2, _U8_2, _U8_2),
     "score_matrix_distinct": (_U8_2, _I64_1, _U8_2, _I64_1),
     "fast_bound_limit": (_I64_1R,),
@@ -1169,7 +1171,7 @@ SEARCH_SIGNATURES = {
     # the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
     "next_open_guess": (_U8_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _B, _I, _I, _I64_2R, _I64_1R, _I64_1R,
                         _B, _B, _B, _B, _I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1),
-}
+})
 
 
 def compile_ahead(names: tuple[str, ...]) -> None:
@@ -1180,11 +1182,20 @@ def compile_ahead(names: tuple[str, ...]) -> None:
 
 
 def cached(name: str) -> bool:
-    """Whether numba's disk cache holds the named kernel for its ``SEARCH_SIGNATURES`` (it then loads
-    it, as its first call would). Every kernel lives in this file, so they go stale together."""
+    """Whether the named kernel needs no compiling for its ``SEARCH_SIGNATURES``: compiled in this process
+    already, found in numba's disk cache (then loaded and kept, as its first call would), or not compiled
+    at all (``NUMBA_DISABLE_JIT``). Every kernel lives in this file, so they go stale together."""
     kernel = globals()[name]
     sig = SEARCH_SIGNATURES[name]
+    if not hasattr(kernel, "overloads"):  # NUMBA_DISABLE_JIT: a plain Python function
+        return True
     if sig in kernel.overloads:
         return True
-    # numba has no public "is it cached?": this is the lookup its dispatcher makes before compiling.
-    return kernel._cache.load_overload(sig, kernel.targetctx) is not None
+    # numba has no public "load it if cached, else fail": these lines are its Dispatcher.compile's cache
+    # branch (0.68), so the kernel found is kept and not loaded a second time by its first call.
+    found = kernel._cache.load_overload(sig, kernel.targetctx)
+    if found is None:
+        return False
+    kernel.targetctx.insert_user_function(found.entry_point, found.fndesc, [found.library])
+    kernel.add_overload(found)
+    return True
