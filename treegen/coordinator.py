@@ -618,8 +618,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
                                  initargs=(os.getpid(),))
     try:
-        job = helper.submit(kernels.compile_ahead, groups[0])
-        kernels.compile_ahead((scorer, *groups[1]))
+        job = helper.submit(kernels.compile_for_search, groups[0])
+        kernels.compile_for_search((scorer, *groups[1]))
         job.result()
     except BaseException as exc:
         # Do not wait for the helper's compile (on Ctrl-C, or after a failure here): end it. numba writes

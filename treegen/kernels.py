@@ -13,12 +13,12 @@ compiled copy of that helper after an edit. Kept in one file, any edit recompile
 First-run compile time (the cost of an empty cache; see scripts/first_run.py). On two cores or more,
 ``treegen solve`` compiles in two processes side by side (``SEARCH_SIGNATURES`` at the end of this
 file, coordinator.compile_ahead). numba compiles every kernel a call reaches as its own library, then
-links and optimises its callees into it again, so what a kernel pulls in is paid several times over. Hence: no ``inline="always"`` (numba's own inlining
-retypes the callee at each call site and cost more than LLVM's, which inlines small helpers anyway);
-no ``ndarray.sort`` (seven jitted helpers; ``sort_keys`` is one); no whole-array assignment into a
-row (it compiles a shape-mismatch message with string formatting); and one type per argument at
-every call site (``np.int64(-1)``, not a literal ``-1`` next to an int64 elsewhere; int64 guesses),
-since each new combination of types is a new compilation.
+links and optimises its callees into it again, so what a kernel pulls in is paid several times over.
+Hence: no ``inline="always"`` (numba's own inlining retypes the callee at each call site and cost more
+than LLVM's, which inlines small helpers anyway); no ``ndarray.sort`` (seven jitted helpers;
+``sort_keys`` is one); no whole-array assignment into a row (it compiles a shape-mismatch message with
+string formatting); and one type per argument at every call site (``np.int64(-1)``, not a literal ``-1``
+next to an int64 elsewhere; int64 guesses), since each new combination of types is a new compilation.
 
 Sentinels (one of each, used everywhere): ``INF`` is the cost of a set that no tree solves within the
 depth left; it is large enough that sums of a few costs never overflow int64. ``NO_BOUND`` (> INF) is the
@@ -1174,7 +1174,7 @@ SEARCH_SIGNATURES = MappingProxyType({
 })
 
 
-def compile_ahead(names: tuple[str, ...]) -> None:
+def compile_for_search(names: tuple[str, ...]) -> None:
     """Compile the named kernels for their ``SEARCH_SIGNATURES`` into numba's disk cache (or load them
     from it, if there): a worker runs this for one group while others compile the rest."""
     for name in names:
