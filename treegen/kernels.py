@@ -16,9 +16,11 @@ file, coordinator.compile_ahead). numba compiles every kernel a call reaches as 
 links and optimises its callees into it again, so what a kernel pulls in is paid several times over.
 Hence: no ``inline="always"`` (numba's own inlining retypes the callee at each call site and cost more
 than LLVM's, which inlines small helpers anyway); no ``ndarray.sort`` (seven jitted helpers;
-``sort_keys`` is one); no whole-array assignment into a row (it compiles a shape-mismatch message with
-string formatting); and one type per argument at every call site (``np.int64(-1)``, not a literal ``-1``
-next to an int64 elsewhere; int64 guesses), since each new combination of types is a new compilation.
+``sort_keys`` is one); no ``np.zeros`` or ``np.full`` (each dtype compiles numpy's overload, with a copy
+of ``np.empty``, in every process: ``np.empty`` then ``a[:] = 0``, which is lowered in place); no
+whole-array assignment into a row (it compiles a shape-mismatch message with string formatting); and one
+type per argument at every call site (``np.int64(-1)``, not a literal ``-1`` next to an int64 elsewhere;
+int64 guesses), since each new combination of types is a new compilation.
 
 Sentinels (one of each, used everywhere): ``INF`` is the cost of a set that no tree solves within the
 depth left; it is large enough that sums of a few costs never overflow int64. ``NO_BOUND`` (> INF) is the
@@ -103,7 +105,8 @@ def split_by_hint(table, guess, secrets, nslots):
     """Secrets grouped by their hint to ``guess``: (order, starts) with the class of hint h being
     ``order[starts[h]:starts[h + 1]]``; secrets keep their relative order inside a class."""
     row = table[guess]
-    starts = np.zeros(nslots + 1, dtype=np.int64)
+    starts = np.empty(nslots + 1, dtype=np.int64)
+    starts[:] = 0
     for s in secrets:
         starts[row[s] + 1] += 1
     for h in range(nslots):
@@ -128,9 +131,12 @@ def _packed_counts(table, guesses, secrets, contiguous, words):
     rows, and the update is branch-free so the compiler vectorises it. Needs |secrets| <= 255.
     """
     ng = guesses.shape[0]
-    w0 = np.zeros(ng, dtype=np.uint64)
-    w1 = np.zeros(ng, dtype=np.uint64)
-    w2 = np.zeros(ng, dtype=np.uint64)
+    w0 = np.empty(ng, dtype=np.uint64)
+    w0[:] = 0
+    w1 = np.empty(ng, dtype=np.uint64)
+    w1[:] = 0
+    w2 = np.empty(ng, dtype=np.uint64)
+    w2[:] = 0
     seven = np.uint64(7)
     three = np.uint64(3)
     one = np.uint64(1)
@@ -277,17 +283,18 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab):
                 total += lbtab[(w >> np.uint64((h & 7) * 8)) & mask]
             out[k] = total
         return out, w0, w1, w2, True
-    counts = np.zeros(nh, dtype=np.int64)
+    counts = np.empty(nh, dtype=np.int64)
     for k in range(ng):
         out[k] = _guess_bound(table[guesses[k]], secrets, nh, win, lbtab, counts)
-    empty = np.zeros(0, dtype=np.uint64)
+    empty = np.empty(0, dtype=np.uint64)
     return out, empty, empty, empty, False
 
 
 @njit(cache=True)
 def symbol_roles(digits, nsym, history, secrets, all_secrets):
     """Each symbol's role (int8): 0 used in the history and not absent, 1 free, 2 absent from every secret."""
-    present = np.zeros(nsym, dtype=np.bool_)
+    present = np.empty(nsym, dtype=np.bool_)
+    present[:] = False
     if all_secrets:
         present[:] = True
     else:
@@ -295,7 +302,8 @@ def symbol_roles(digits, nsym, history, secrets, all_secrets):
         for s in secrets:
             for p in range(npos):
                 present[digits[s, p]] = True
-    used = np.zeros(nsym, dtype=np.bool_)
+    used = np.empty(nsym, dtype=np.bool_)
+    used[:] = False
     for i in range(history.shape[0]):
         for p in range(history.shape[1]):
             used[history[i, p]] = True
@@ -351,9 +359,12 @@ def history_automorphisms(history, role, perms):
 def _roles_by_rank(role):
     """rank[x]: x's place among the symbols of its role in increasing order; byrank[r, k]: the k-th one."""
     nsym = role.shape[0]
-    byrank = np.full((3, nsym), -1, dtype=np.int16)
-    rank = np.zeros(nsym, dtype=np.int16)
-    fill = np.zeros(3, dtype=np.int16)
+    byrank = np.empty((3, nsym), dtype=np.int16)
+    byrank[:] = -1
+    rank = np.empty(nsym, dtype=np.int16)
+    rank[:] = 0
+    fill = np.empty(3, dtype=np.int16)
+    fill[:] = 0
     for x in range(nsym):
         r = role[x]
         rank[x] = fill[r]
@@ -511,7 +522,8 @@ def guess_scores(table, guesses, secrets, nslots, slots, maximum, f):
     alike get bit-identical scores (f[0] must be 0). Secrets loop outermost, reading table rows.
     """
     ng = guesses.shape[0]
-    counts = np.zeros((ng, nslots), dtype=np.int32)
+    counts = np.empty((ng, nslots), dtype=np.int32)
+    counts[:] = 0
     for s in secrets:
         row = table[s]
         for k in range(ng):
@@ -625,11 +637,12 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
             m += 1
         elif bounds[k] < rest:
             rest = bounds[k]
-    mark = np.zeros(table.shape[0], dtype=np.bool_)
+    mark = np.empty(table.shape[0], dtype=np.bool_)
+    mark[:] = False
     for s in secrets:
         mark[s] = True
     keys = np.empty(m, dtype=np.int64)
-    counts = np.zeros(nh, dtype=np.int64)
+    counts = np.empty(nh, dtype=np.int64)
     j = 0
     for k in range(ng):
         if bounds[k] < beta:
@@ -761,7 +774,7 @@ def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
         hi = max(hi, np.int64(v))
     if n <= t:
         return lo
-    counts = np.zeros(nh, dtype=np.int64)
+    counts = np.empty(nh, dtype=np.int64)
     best = np.int64(1) << 62
     level = lo
     # Invariant: every guess whose fast value is below `level` has been checked exactly; exact >= fast,
@@ -792,7 +805,8 @@ def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     seven = np.uint64(7)
     three = np.uint64(3)
     words3 = nh > 16
-    w2 = np.zeros(ng if words3 else 0, dtype=np.uint64)
+    w2 = np.empty(ng if words3 else 0, dtype=np.uint64)
+    w2[:] = 0
     w0[:] = 0
     w1[:] = 0
     for s in secrets:
@@ -857,7 +871,7 @@ def member_splits(table, secrets, nslots):
     A secret that tells all the others apart solves the set with 2n - 1 guesses in all, the least any
     tree can: n for the guess itself, one more for each of the n - 1 others, each alone in its class.
     """
-    seen = np.zeros(nslots, dtype=np.bool_)
+    seen = np.empty(nslots, dtype=np.bool_)
     n = secrets.shape[0]
     most = 0
     for g in secrets:
@@ -1001,7 +1015,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
     else:
         # Sets of more than 255 secrets (near the root) or games of more than 24 hints: plain counts.
         value = NO_BOUND
-        counts = np.zeros(nh, dtype=np.int64)
+        counts = np.empty(nh, dtype=np.int64)
         for g in range(table.shape[0]):
             value = min(value, _guess_bound(table[g], secrets, nh, win, lbtab, counts))
     memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, np.int64(-1))
@@ -1037,7 +1051,8 @@ def next_open_guess(table, guesses, bounds, start, secrets, beta, depth, capped,
     least = NO_BOUND
     empty_big = np.empty(0, dtype=np.int64)
     none = secrets[:0].copy()
-    no_starts = np.zeros(nh + 1, dtype=np.int64)
+    no_starts = np.empty(nh + 1, dtype=np.int64)
+    no_starts[:] = 0
     for idx in range(start, guesses.shape[0]):
         total = bounds[idx]
         if total >= beta:
@@ -1064,7 +1079,8 @@ def next_open_guess(table, guesses, bounds, start, secrets, beta, depth, capped,
             base[j] = classes_lb[starts[big[j] + 1] - starts[big[j]]]
         if two_phase:
             # Bounds already in the memo cost nothing: take them all before scanning any class.
-            known = np.zeros(big.shape[0], dtype=np.bool_)
+            known = np.empty(big.shape[0], dtype=np.bool_)
+            known[:] = False
             for j in range(big.shape[0]):
                 h = big[j]
                 e, _ = memo_find(slots, ent, pool, zob, members[starts[h]:starts[h + 1]], ckey)
@@ -1111,7 +1127,7 @@ def weighted_bounds(table, guesses, secrets, order, weights, nh, win, level_of):
     total = np.int64(0)
     for s in secrets:
         total += weights[s]
-    counts = np.zeros(nh, dtype=np.int64)
+    counts = np.empty(nh, dtype=np.int64)
     out = np.empty(guesses.shape[0], dtype=np.int64)
     for k in range(guesses.shape[0]):
         row = table[guesses[k]]
