@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from treegen.kernels import sort_keys
 
@@ -63,17 +64,22 @@ def test_solve_path_compiles_each_kernel_once(tmp_path):
 # compile_ahead on an empty cache, with two small kernels for groups: the helper process compiles the
 # first, this process the second; then this process finds the first in the cache without compiling it,
 # and a second call (cache full) or one with a single core does nothing. A helper that fails makes it
-# return False, not raise.
+# return False, not raise. Run single-threaded (the helper is forked, on Linux) and with a second thread
+# running (it is spawned).
 _AHEAD = r"""
-import json
+import json, sys, threading
 from treegen import coordinator, kernels
 from treegen.rules import resolve_game
+if sys.argv[1] == "threaded":
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+forks = coordinator._fork_is_safe()
 game = resolve_game("mm:3:3")
 groups = (("fast_bound_limit",), ("excess_bound_limit",))
 notes = []
 first = coordinator.compile_ahead(game, 2, notes.append, groups)
 cached = kernels.cached("fast_bound_limit")
 print(json.dumps({
+    "forks": forks,
     "first": first, "notes": notes, "cached": cached,
     "this_process_compiled": sorted(d.py_func.__name__ for d in (kernels.fast_bound_limit,
         kernels.excess_bound_limit, kernels.score_matrix) if d.stats.cache_misses),
@@ -88,11 +94,14 @@ print(json.dumps({
 """
 
 
-def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path):
+@pytest.mark.parametrize("threads", ["single", "threaded"])
+def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path, threads):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    done = subprocess.run([sys.executable, "-c", _AHEAD], capture_output=True, text=True, timeout=300, env=env)
+    done = subprocess.run([sys.executable, "-c", _AHEAD, threads], capture_output=True, text=True, timeout=300,
+                          env=env)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
+        "forks": threads == "single" and sys.platform == "linux",
         "first": True, "notes": ["compiling the search's kernels (first run only)"], "cached": True,
         "this_process_compiled": ["excess_bound_limit", "score_matrix"], "again": False, "one_core": False,
         "helper_fails": False, "helper_compiled_before_failing": True,

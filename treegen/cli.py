@@ -508,10 +508,6 @@ def cmd_solve(args) -> int:
     )
     start = time.perf_counter()
     bar = None
-    if not args.quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
 
     def progress(done: int, total: int, note: str) -> None:
         # tqdm redraws at most every mininterval seconds on update(); never force a redraw here.
@@ -532,7 +528,13 @@ def cmd_solve(args) -> int:
     signal.signal(signal.SIGTERM, terminate)
     failure: BaseException | None = None
     try:
-        compile_ahead(game, asked, (lambda note: bar.set_postfix_str(note)) if bar is not None else None)
+        # Before the progress bar, whose monitor thread would make compile_ahead spawn its helper
+        # rather than fork it (slower to start).
+        compile_ahead(game, asked, None if args.quiet else _stderr_line(None))
+        if not args.quiet:
+            from tqdm import tqdm
+
+            bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
         tree = solve_game(
             game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
             options, warn=_stderr_line(bar), timings=timings if args.timings else None,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -159,6 +160,9 @@ def _worker_init(parent: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker (compile_ahead's) inherits the CLI's SIGTERM handler, which would raise
+    # KeyboardInterrupt inside the task: the parent's terminate() should simply end it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="treegen-parent-watch").start()
 
 
@@ -592,10 +596,22 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
 
 
 # What each process compiles on an empty cache (see compile_ahead), by name in kernels.SEARCH_SIGNATURES:
-# next_open_guess with its callees is about half of the search's compile time, the other kernels (and the
-# game's scorer) the other half.
-AHEAD = (("next_open_guess",), ("fast_bound_limit", "excess_bound_limit", "node_group", "canonical_codes",
-                                 "ordered_guesses"))
+# the helper's class_bound and next_open_guess with their callees take about half of the search's compile
+# time, the other kernels and the game's scorer the other half. split_classes, a callee of next_open_guess,
+# is the main process's: the helper compiles class_bound first, so it reaches split_classes some seconds
+# in, long after the main process (which compiles it second) has put it in the cache.
+AHEAD = (("class_bound", "next_open_guess"),
+         ("split_classes", "fast_bound_limit", "excess_bound_limit", "node_group", "canonical_codes",
+          "ordered_guesses"))
+
+
+def _fork_is_safe() -> bool:
+    """Whether compile_ahead may fork its helper rather than spawn it. A forked helper starts compiling at
+    once, with numba imported and set up; a spawned one first spends most of a second starting Python and
+    importing it again, on the first run's critical path. But a fork copies any lock another thread holds
+    at that moment (a progress bar's monitor thread, say): fork only a single-threaded process, and only
+    on Linux, where fork has long been the default."""
+    return sys.platform == "linux" and threading.active_count() == 1
 
 
 def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = None,
@@ -615,7 +631,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     if say is not None:
         say("compiling the search's kernels (first run only)")
     scorer = "score_matrix" if game.repeats else "score_matrix_distinct"
-    helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+    method = "fork" if _fork_is_safe() else "spawn"
+    helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_worker_init,
                                  initargs=(os.getpid(),))
     try:
         job = helper.submit(kernels.compile_for_search, groups[0])

@@ -1183,6 +1183,11 @@ SEARCH_SIGNATURES = MappingProxyType({
     "node_group": (_U8_2R, _I, _I64_1, _I32_1, _B, _I8_2R),
     "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
     "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I),
+    "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
+    # (table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim, the memo's slots, entries, pool and state,
+    # zob, the two scratch word arrays, counters)
+    "class_bound": (_U8_2R, _I32_1, _I, _I, _I, _I, _I64_2R, _I64_1R, _I64_1R, _I64_1, _I64_2, _I32_1, _I64_1,
+                    _I64_1R, _U64_1, _U64_1, _I64_1),
     # (table, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim, four options,
     # the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
     "next_open_guess": (_U8_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _B, _I, _I, _I64_2R, _I64_1R, _I64_1R,
