@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
 
+from treegen import coordinator, kernels
+from treegen.cli import main
+from treegen.coordinator import AHEAD
 from treegen.kernels import sort_keys
 
 
@@ -72,14 +77,15 @@ from treegen import coordinator, kernels
 from treegen.rules import resolve_game
 if sys.argv[1] == "threaded":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
-forks = coordinator._fork_is_safe()
+methods = []  # the start method of each helper compile_ahead makes
+get_context = coordinator.multiprocessing.get_context
+coordinator.multiprocessing.get_context = lambda method: methods.append(method) or get_context(method)
 game = resolve_game("mm:3:3")
 groups = (("fast_bound_limit",), ("excess_bound_limit",))
 notes = []
 first = coordinator.compile_ahead(game, 2, notes.append, groups)
 cached = kernels.cached("fast_bound_limit")
 print(json.dumps({
-    "forks": forks,
     "first": first, "notes": notes, "cached": cached,
     "this_process_compiled": sorted(d.py_func.__name__ for d in (kernels.fast_bound_limit,
         kernels.excess_bound_limit, kernels.score_matrix) if d.stats.cache_misses),
@@ -90,6 +96,7 @@ print(json.dumps({
     "helper_fails": coordinator.compile_ahead(game, 2, None, (("score_matrix_distinct", "no_such_kernel"),
                                                                ("excess_bound_limit",))),
     "helper_compiled_before_failing": kernels.cached("score_matrix_distinct"),
+    "methods": methods,
 }))
 """
 
@@ -100,9 +107,48 @@ def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path, thread
     done = subprocess.run([sys.executable, "-c", _AHEAD, threads], capture_output=True, text=True, timeout=300,
                           env=env)
     assert done.returncode == 0, done.stderr
+    method = "fork" if threads == "single" and sys.platform == "linux" else "spawn"
     assert json.loads(done.stdout) == {
-        "forks": threads == "single" and sys.platform == "linux",
         "first": True, "notes": ["compiling the search's kernels (first run only)"], "cached": True,
         "this_process_compiled": ["excess_bound_limit", "score_matrix"], "again": False, "one_core": False,
         "helper_fails": False, "helper_compiled_before_failing": True,
+        "methods": [method, method],  # the first call and the failing one; the others start no helper
     }
+
+
+def test_ahead_groups_split_the_listed_kernels():
+    """compile_ahead's two groups are disjoint and, with the two scorers (the main process compiles the
+    game's), cover every kernel whose signature is listed: a name missing from both would be compiled by
+    the search alone, and a misspelt one would make compile_ahead give up."""
+    helper, main = AHEAD
+    assert not set(helper) & set(main)
+    assert sorted([*helper, *main, "score_matrix", "score_matrix_distinct"]) == sorted(kernels.SEARCH_SIGNATURES)
+
+
+@pytest.mark.parametrize("quiet, signum, status, word", [
+    (False, signal.SIGINT, 130, "interrupted"), (True, signal.SIGTERM, 143, "terminated")])
+def test_solve_stops_after_an_interrupt_lost_in_the_compile(tmp_path, monkeypatch, capsys, quiet, signum, status,
+                                                           word):
+    """A KeyboardInterrupt raised while LLVM calls back into Python is printed and dropped by ctypes; the
+    solve must stop all the same, write nothing and restore the signal handlers it set. compile_ahead is
+    called before anything starts a thread (the progress bar's), so that it may fork its helper, and is
+    told to say the compile unless -q."""
+    seen = {}
+
+    def swallowing(game, cores, say=None):
+        seen.update(threads=threading.active_count(), says=say is not None)
+        try:
+            signal.raise_signal(signum)  # the CLI's handler raises KeyboardInterrupt here...
+        except KeyboardInterrupt:
+            pass  # ...and the ctypes callback drops it
+        return True
+
+    monkeypatch.setattr(coordinator, "compile_ahead", swallowing)
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    threads = threading.active_count()
+    out = tmp_path / "t.json"
+    assert main(["solve", "--game", "mm:2:3", "-o", str(out), *(["-q"] if quiet else [])]) == status
+    assert f"treegen: {word}; no tree written" in capsys.readouterr().err
+    assert not out.exists()
+    assert seen == {"threads": threads, "says": not quiet}
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers

@@ -522,16 +522,23 @@ def cmd_solve(args) -> int:
 
     signals: list[int] = []
 
-    def terminate(signum, frame):
+    def stop(signum, frame):
         signals.append(signum)
         raise KeyboardInterrupt  # stop the workers and leave as after Ctrl-C
 
-    signal.signal(signal.SIGTERM, terminate)
+    def stopped() -> None:
+        # The record, not only the exception: a KeyboardInterrupt raised while LLVM calls back into Python
+        # (numba compiling) is printed and dropped by ctypes, and the solve would go on to write its tree.
+        if signals:
+            raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
     failure: BaseException | None = None
     try:
         # Before the progress bar, whose monitor thread would make compile_ahead spawn its helper
         # rather than fork it (slower to start).
         compile_ahead(game, asked, None if args.quiet else _stderr_line(None))
+        stopped()
         if not args.quiet:
             from tqdm import tqdm
 
@@ -541,9 +548,12 @@ def cmd_solve(args) -> int:
             options, warn=_stderr_line(bar), timings=timings if args.timings else None,
             consistent_only=args.consistent_only, executor=args.executor, address=args.address, eager=args.eager,
         )
+        stopped()
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
         if bar is not None:
             bar.close()  # before any message, which would otherwise trail the bar's line
     if isinstance(failure, Infeasible):
@@ -554,9 +564,9 @@ def cmd_solve(args) -> int:
         return EXIT_INTERNAL
     if isinstance(failure, KeyboardInterrupt):
         again = f" (run it again with --checkpoint {args.checkpoint} to resume)" if args.checkpoint else ""
-        what = "terminated" if signals else "interrupted"
-        print(f"treegen: {what}; no tree written{again}", file=sys.stderr)
-        return EXIT_SIGTERM if signals else EXIT_SIGINT
+        terminated = signal.SIGTERM in signals
+        print(f"treegen: {'terminated' if terminated else 'interrupted'}; no tree written{again}", file=sys.stderr)
+        return EXIT_SIGTERM if terminated else EXIT_SIGINT
     if isinstance(failure, BrokenProcessPool):
         print("treegen: internal error: a worker process died (out of memory?); no tree written", file=sys.stderr)
         return EXIT_INTERNAL
@@ -1111,7 +1121,6 @@ def main(argv: list[str] | None = None) -> int:
         status = EXIT_INTERNAL
     flushed = _flush_stdout()
     return status if flushed is None else flushed
-
 
 
 def run() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -146,6 +147,9 @@ class InlineExecutor:
         pass
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _watch_parent(parent: int) -> None:
     """Exit this worker soon after its parent dies, even by SIGKILL (it is then re-parented)."""
     import time
@@ -157,12 +161,13 @@ def _watch_parent(parent: int) -> None:
 
 def _worker_init(parent: int) -> None:
     """A worker leaves Ctrl-C to the main process, which stops it itself, and dies with its parent."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker (compile_ahead's) inherits the CLI's SIGTERM handler, which would raise
-    # KeyboardInterrupt inside the task: the parent's terminate() should simply end it.
+    # KeyboardInterrupt inside the task: the parent's terminate() should simply end it. It also inherits
+    # the signals compile_ahead held back across the fork, let through now that these handlers are set.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="treegen-parent-watch").start()
 
 
@@ -609,15 +614,18 @@ def _fork_is_safe() -> bool:
     """Whether compile_ahead may fork its helper rather than spawn it. A forked helper starts compiling at
     once, with numba imported and set up; a spawned one first spends most of a second starting Python and
     importing it again, on the first run's critical path. But a fork copies any lock another thread holds
-    at that moment (a progress bar's monitor thread, say): fork only a single-threaded process, and only
-    on Linux, where fork has long been the default."""
+    at that moment (a progress bar's monitor thread, say): fork only when no other Python thread runs, and
+    only on Linux, where fork has long been the default. Native thread pools are not counted here: numpy's
+    OpenBLAS starts one at import and stops it around a fork itself (Python 3.12 and later see it and issue
+    a DeprecationWarning, hidden by default), and nothing after the fork calls into BLAS."""
     return sys.platform == "linux" and threading.active_count() == 1
 
 
 def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = None,
                   groups: tuple[tuple[str, ...], tuple[str, ...]] = AHEAD) -> bool:
     """On an empty numba cache (the first run after install), compile the search's kernels in two
-    processes side by side: a spawned helper compiles ``groups[0]`` while this process compiles
+    processes side by side: a helper process (forked if :func:`_fork_is_safe`, else spawned) compiles
+    ``groups[0]`` while this process compiles
     ``groups[1]`` and the game's scorer, and each writes the disk cache that every process then loads.
 
     Does nothing when ``cores`` (the user's budget, which a small game's inline search leaves unused) is
@@ -635,7 +643,14 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_worker_init,
                                  initargs=(os.getpid(),))
     try:
-        job = helper.submit(kernels.compile_for_search, groups[0])
+        # A forked helper would run the CLI's handlers on Ctrl-C until _worker_init replaces them: hold
+        # both signals back across the fork (the helper lets them through once its own are in place).
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if method == "fork" else None
+        try:
+            job = helper.submit(kernels.compile_for_search, groups[0])
+        finally:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
         kernels.compile_for_search((scorer, *groups[1]))
         job.result()
     except BaseException as exc:
