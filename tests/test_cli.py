@@ -199,6 +199,24 @@ def test_an_internal_error_is_one_line_and_exit_3(monkeypatch, capsys):
                    "(please report it; TREEGEN_DEBUG=1 shows the traceback)\n")
 
 
+def test_an_interrupt_inside_a_kernels_return_is_an_interrupt(monkeypatch, capsys):
+    """Ctrl-C that lands while numba boxes a kernel's results surfaces as SystemError chained (through
+    other SystemErrors) from the KeyboardInterrupt: exit 130 as for any Ctrl-C, not an internal error."""
+    from treegen import cli
+
+    def interrupted(args):
+        try:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as exc:
+                raise SystemError("<function _numba_unpickle> returned a result with an exception set") from exc
+        except SystemError as exc:
+            raise SystemError("CPUDispatcher(next_open_guess) returned a result with an exception set") from exc
+
+    monkeypatch.setattr(cli, "cmd_games", interrupted)
+    assert run_main(capsys, "games") == (130, "", "\n")
+
+
 def test_output_that_cannot_be_written_is_one_line(monkeypatch, capsys):
     """`treegen games > /dev/full`, without touching a device: stdout's flush fails with ENOSPC."""
     import io

@@ -829,6 +829,21 @@ def test_sigterm_with_workers_stops_cleanly(tmp_path):
     assert not out.exists()
 
 
+def test_ctrl_c_in_one_process_stops_cleanly(tmp_path):
+    """Ctrl-C while the search runs in the CLI's own process (one worker): exit 130 and the one line. The
+    signal mostly lands while numba boxes a kernel's results, which CPython reports as SystemError("...
+    returned a result with an exception set") caused by the KeyboardInterrupt; that is an interrupt too."""
+    ckpt, out = tmp_path / "ckpt", tmp_path / "t.json"
+    cmd = [TREEGEN, "solve", "--game", "mm:4:8", "--workers", "1", "-q", "--checkpoint", str(ckpt), "-o", str(out)]
+    running, returncode, err = _signal_after_checkpoints(cmd, ckpt, 3, signal.SIGINT)
+    assert running, "the solve finished before any checkpoint appeared"
+    assert returncode == 130, err
+    assert err.strip().splitlines()[-1] == (
+        f"treegen: interrupted; no tree written (run it again with --checkpoint {ckpt} to resume)")
+    assert "internal error" not in err and "Traceback" not in err
+    assert not out.exists()
+
+
 # -- checkpoints in-process ---------------------------------------------------------------------------------
 
 

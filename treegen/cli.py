@@ -470,6 +470,20 @@ def _stderr_line(bar):
     return say
 
 
+def _interrupt_within(exc: BaseException) -> bool:
+    """Whether ``exc`` is a KeyboardInterrupt or was caused by one. numba boxes a kernel's results with
+    Python code, so Ctrl-C (or the SIGTERM handler's KeyboardInterrupt) can be raised there, and CPython
+    then raises SystemError("... returned a result with an exception set") with the interrupt at the end
+    of its chain of causes."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__
+    return False
+
+
 def cmd_solve(args) -> int:
     import signal
     import time
@@ -551,6 +565,10 @@ def cmd_solve(args) -> int:
         stopped()
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
+    except SystemError as exc:
+        if not _interrupt_within(exc):
+            raise
+        failure = KeyboardInterrupt()
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, signal.SIG_DFL if handler is None else handler)
@@ -1114,11 +1132,15 @@ def main(argv: list[str] | None = None) -> int:
         print("treegen: error: the input is nested too deeply to process", file=sys.stderr)
         status = EXIT_USAGE
     except Exception as exc:  # a bug: one line for the user, the traceback only on request
-        if os.environ.get("TREEGEN_DEBUG"):
+        if _interrupt_within(exc):  # Ctrl-C while a kernel returned (see _interrupt_within)
+            print("", file=sys.stderr)
+            status = EXIT_SIGINT
+        elif os.environ.get("TREEGEN_DEBUG"):
             raise
-        print(f"treegen: internal error: {type(exc).__name__}: {exc} (please report it; "
-              "TREEGEN_DEBUG=1 shows the traceback)", file=sys.stderr)
-        status = EXIT_INTERNAL
+        else:
+            print(f"treegen: internal error: {type(exc).__name__}: {exc} (please report it; "
+                  "TREEGEN_DEBUG=1 shows the traceback)", file=sys.stderr)
+            status = EXIT_INTERNAL
     flushed = _flush_stdout()
     return status if flushed is None else flushed
 
