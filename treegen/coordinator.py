@@ -625,8 +625,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
                   groups: tuple[tuple[str, ...], tuple[str, ...]] = AHEAD) -> bool:
     """On an empty numba cache (the first run after install), compile the search's kernels in two
     processes side by side: a helper process (forked if :func:`_fork_is_safe`, else spawned) compiles
-    ``groups[0]`` while this process compiles
-    ``groups[1]`` and the game's scorer, and each writes the disk cache that every process then loads.
+    ``groups[0]`` while this process compiles ``groups[1]`` and the game's scorer, and each writes the
+    disk cache that every process then loads.
 
     Does nothing when ``cores`` (the user's budget, which a small game's inline search leaves unused) is
     below 2 or the cache already holds ``groups[0][0]`` (every kernel is in one file, so they go stale
