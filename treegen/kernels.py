@@ -294,10 +294,8 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab):
 def symbol_roles(digits, nsym, history, secrets, all_secrets):
     """Each symbol's role (int8): 0 used in the history and not absent, 1 free, 2 absent from every secret."""
     present = np.empty(nsym, dtype=np.bool_)
-    present[:] = False
-    if all_secrets:
-        present[:] = True
-    else:
+    present[:] = all_secrets
+    if not all_secrets:
         npos = digits.shape[1]
         for s in secrets:
             for p in range(npos):
@@ -361,8 +359,7 @@ def _roles_by_rank(role):
     nsym = role.shape[0]
     byrank = np.empty((3, nsym), dtype=np.int16)
     byrank[:] = -1
-    rank = np.empty(nsym, dtype=np.int16)
-    rank[:] = 0
+    rank = np.empty(nsym, dtype=np.int16)  # every symbol's rank is written below
     fill = np.empty(3, dtype=np.int16)
     fill[:] = 0
     for x in range(nsym):
