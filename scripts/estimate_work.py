@@ -467,7 +467,7 @@ def kernel_timings(spec: str, say) -> None:
         for _ in range(reps):
             memo.state[:] = 0
             memo.slots[:] = -1
-            kernels.class_bound(t.table, secrets, lbtab_depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
+            kernels.class_bound(t.table, t.onehot, secrets, lbtab_depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
                                 t.excess_limit, memo.slots, memo.ent, memo.pool, memo.state, memo.zob, solver._w0,
                                 solver._w1, solver._counts)
         cb = (time.process_time() - start) / reps / (codes * n) * 1e9

@@ -235,7 +235,7 @@ def test_output_that_cannot_be_written_is_one_line(monkeypatch, capsys):
 def test_a_game_too_big_for_memory_is_refused_up_front():
     res = run("solve", "--game", "bc:6:10", "-q", "-o", "/tmp/never-written.json", timeout=60)
     assert res.returncode == 2, res.stderr
-    assert res.stderr.startswith("treegen: error: bc:6:10 has 151200 codes: the search's two hint tables need 45.7 GB")
+    assert res.stderr.startswith("treegen: error: bc:6:10 has 151200 codes: the search's hint tables need 45.7 GB")
     assert res.stderr.count("\n") == 1
 
 

@@ -5,7 +5,10 @@ import pytest
 
 from treegen import kernels
 from treegen.rules import resolve_game
-from treegen.search import search_tables
+from treegen import search
+from treegen.search import onehot_table, search_tables
+
+NO_ONEHOT = np.empty((0, 0), dtype=np.uint16)  # what a game without a one-hot table passes
 
 
 def plain_bounds(t, guesses, secrets, lbtab):
@@ -37,11 +40,13 @@ def test_lookahead_and_least_bounds(spec):
             for guesses in (t.all_guesses, some):
                 want = plain_bounds(t, guesses, secrets, lbtab)
                 assert (kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
-            # the routes class_bound sends to least_bound: 32-bit hint masks, or byte counters in 2 or 3 words
+            # the routes class_bound sends to least_bound: hint masks from the one-hot table or from shifted
+            # bytes (the route of games without one), or byte counters in 2 or 3 words
             if (n <= kernels.MASK_MAX and t.nh <= 32) or (n <= 255 and t.nh <= 24):
-                got = kernels.least_bound(t.table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
-                                          t.excess_limit[depth - 1], w0, w1)
-                assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+                for onehot in (t.onehot, NO_ONEHOT):
+                    got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                                              t.excess_limit[depth - 1], w0, w1)
+                    assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
 
 
 @pytest.mark.parametrize("spec", ["bulls-cows", "mastermind"])
@@ -69,11 +74,32 @@ def test_least_bound_on_search_classes(spec):
                 continue
             for depth in (3, 4, 64):
                 lbtab = t.bounds.lb[depth - 1]
-                got = kernels.least_bound(t.table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
-                                          t.excess_limit[depth - 1], w0, w1)
-                assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+                want = plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+                for onehot in (t.onehot, NO_ONEHOT):
+                    got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                                              t.excess_limit[depth - 1], w0, w1)
+                    assert got == want
                 seen.add(secrets.shape[0] <= kernels.MASK_MAX and secrets.shape[0] > t.fast_limit[depth - 1])
     assert True in seen  # the checked route was taken
+
+
+@pytest.mark.parametrize("spec, present", [("bulls-cows", True), ("mastermind", True), ("royale", False)])
+def test_onehot_table(spec, present, monkeypatch):
+    """One bit per pair, at the pair's dense hint, for games of at most 16 hints; royale has 20 (five
+    positions), so it goes without, as does any game whose table would pass the size limit."""
+    game = resolve_game(spec)
+    t = search_tables(game)
+    if not present:
+        assert t.nh > 16 and t.onehot.shape == (0, 0)
+        return
+    assert t.onehot.dtype == np.uint16 and t.onehot.shape == t.table.shape
+    rng = np.random.default_rng(5)
+    for _ in range(2000):
+        s, g = (int(x) for x in rng.integers(game.size, size=2))
+        assert t.onehot[s, g] == 1 << int(t.table[s, g])
+    assert onehot_table(t.table[:600, :600], 17).shape == (0, 0)  # too many hints
+    monkeypatch.setattr(search, "ONEHOT_MAX_BYTES", 2 * 600 * 600 - 1)
+    assert onehot_table(t.table[:600, :600], t.nh).shape == (0, 0)  # too big
 
 
 def test_member_splits():
@@ -109,7 +135,7 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
             secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
             memo.make_room(1, n)
             counts = np.zeros(3, dtype=np.int64)
-            got = kernels.class_bound(t.table, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
+            got = kernels.class_bound(t.table, t.onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
                                       t.excess_limit, *memo.arrays(), w0, w1, counts)
             want = plain_bounds(t, t.all_guesses, secrets, t.bounds.lb[depth - 1]).min()
             assert got == want

@@ -36,7 +36,7 @@ from . import __version__, kernels
 from .checkpoint import CheckpointStore
 from .feedback import TableTooLarge, default_memory, format_bytes, table_bytes
 from .rules import Code, Game, TreegenError
-from .search import INF, UNCAPPED, Options, SearchTables, Solver, search_tables, small_tree
+from .search import INF, UNCAPPED, Options, SearchTables, Solver, onehot_bytes, search_tables, small_tree
 from .tree import Node, Tree, Wire
 from .verify import make_tree
 
@@ -578,12 +578,14 @@ def check_memory(game: Game) -> None:
 
     The search holds two tables of a byte per pair of codes (the hints and their dense renumbering), so
     they must fit in twice ``feedback.default_memory`` (half the machine's memory): the same bound as
-    one table within feedback's default budget, which the heuristics use.
+    one table within feedback's default budget, which the heuristics use; so must the one-hot table
+    (search.onehot_table: two bytes a pair, for games small enough to have one).
     """
-    need, budget = 2 * table_bytes(game), 2 * default_memory()
+    need = 2 * table_bytes(game) + onehot_bytes(game.size, len(game.possible_hints))
+    budget = 2 * default_memory()
     if need > budget:
         raise TableTooLarge(
-            f"{game.name} has {game.size} codes: the search's two hint tables need {format_bytes(need)}, more "
+            f"{game.name} has {game.size} codes: the search's hint tables need {format_bytes(need)}, more "
             f"than half this machine's memory ({format_bytes(budget)}); exact search accepts games of up to "
             f"{int((budget / 2) ** 0.5)} codes here"
         )

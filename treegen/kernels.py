@@ -711,41 +711,51 @@ MASK_MAX = 64
 
 
 @njit(cache=True)
-def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
-    """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
-    **Mutates** the scratch words ``w0``, ``w1``.
+def _onehot_fast(onehot, secrets, win, fast, masks):
+    """least_bound's fast value of every guess (see there) from the game's one-hot table (``onehot[s, g]``
+    = 1 << the dense hint of g on s, 16 bits): the hint masks are plain ORs of rows, 16 lanes to an AVX2
+    register, with no shift per pair; returns the least and the greatest fast value."""
+    n = secrets.shape[0]
+    ng = onehot.shape[1]
+    masks[:] = 0
+    # Four rows per pass (masks loaded and stored once for four); a short last group repeats a row.
+    last = n - 1
+    for j in range(0, n, 4):
+        ra = onehot[secrets[j]]
+        rb = onehot[secrets[min(j + 1, last)]]
+        rc = onehot[secrets[min(j + 2, last)]]
+        rd = onehot[secrets[min(j + 3, last)]]
+        for k in range(ng):
+            masks[k] |= (ra[k] | rb[k]) | (rc[k] | rd[k])
+    one = np.uint16(1)
+    lo = np.int64(1) << 62
+    hi = np.int64(0)
+    for k in range(ng):
+        x = masks[k]
+        cwin = (x >> np.uint16(win)) & one
+        # popcount in 16-bit lanes (branch-free); popcount(x) = classes + cwin
+        x = x - ((x >> one) & np.uint16(0x5555))
+        x = (x & np.uint16(0x3333)) + ((x >> np.uint16(2)) & np.uint16(0x3333))
+        x = (x + (x >> np.uint16(4))) & np.uint16(0x0F0F)
+        x = (x + (x >> np.uint16(8))) & np.uint16(0x1F)
+        v = np.int32(3 * n) - np.int32(x) - np.int32(cwin)
+        fast[k] = v
+        lo = min(lo, np.int64(v))
+        hi = max(hi, np.int64(v))
+    return lo, hi
 
-    Specialised for sets of at most MASK_MAX secrets in games of at most 32 hints, or at most 255
-    secrets in games of at most 24 hints (callers check; see class_bound), with
-    scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is the search's
-    innermost loop. ``t`` is the largest size with lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the
-    largest with lbtab[c] = 2c - 1 + max(0, c - t) for 1 <= c <= t2 (see _excess).
 
-    Small sets need no class sizes. Every class of c >= 1 secrets costs at least 2c - 1 (one guess
-    for the first, two for each other), so a guess costs at least
-
-        fast = n + sum over non-empty non-winning classes of (2c - 1) = 3n - 2 cwin - (classes)
-
-    where classes counts its non-empty non-winning classes and cwin is 1 when it is a secret; one
-    32-bit mask of the hints seen per guess gives both. While n <= t this is the exact bound. Above
-    t, the guesses are checked in order of rising fast value, each against its exact bound from
-    its class sizes, until the least exact bound found is no more than the next fast value.
-    """
+@njit(cache=True)
+def _shifted_fast(table, secrets, win, fast, masks):
+    """_onehot_fast from the byte table, for games without a one-hot table: each hint is shifted into
+    its bit of a 32-bit mask."""
     n = secrets.shape[0]
     ng = table.shape[0]
-    if n > MASK_MAX:
-        return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
-    # 32-bit masks although 16 bits hold every hint: AVX2 shifts 32-bit lanes by a variable amount
-    # (vpsllvd) but has no such 16-bit shift, so 16-bit masks leave the loop scalar (about 20% slower on
-    # the sets of 15 to 64 secrets that dominate bulls-cows). Numba widens uint32 products to 64 bits,
+    # 32-bit masks although 16 bits hold every hint of a 4-position game: AVX2 shifts 32-bit lanes by a
+    # variable amount (vpsllvd) but has no such 16-bit shift. Numba widens uint32 products to 64 bits,
     # hence the final mask in the popcount.
-    masks = w0.view(np.uint32)[:ng]
-    fast = w1.view(np.int32)[:ng]
     masks[:] = 0
     one = np.uint32(1)
-    # Four secrets per pass over the codes: the masks are loaded and stored once for four rows, not
-    # once per row (about 25% less time on sets of 3 to 64 secrets). A short last group repeats the
-    # last secret, which adds no new bit.
     last = n - 1
     for j in range(0, n, 4):
         ra = table[secrets[j]]
@@ -760,7 +770,6 @@ def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     for k in range(ng):
         x = masks[k]
         cwin = (x >> np.uint32(win)) & one
-        # popcount (branch-free, so the loop vectorises); popcount(x) = classes + cwin
         x = x - ((x >> one) & np.uint32(0x55555555))
         x = (x & np.uint32(0x33333333)) + ((x >> np.uint32(2)) & np.uint32(0x33333333))
         x = (x + (x >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
@@ -769,6 +778,40 @@ def least_bound(table, secrets, nh, win, lbtab, t, t2, w0, w1):
         fast[k] = v
         lo = min(lo, np.int64(v))
         hi = max(hi, np.int64(v))
+    return lo, hi
+
+
+@njit(cache=True)
+def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
+    """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
+    **Mutates** the scratch words ``w0``, ``w1``.
+
+    Specialised for sets of at most MASK_MAX secrets in games of at most 32 hints, or at most 255
+    secrets in games of at most 24 hints (callers check; see class_bound), with
+    scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is the search's
+    innermost loop. ``t`` is the largest size with lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the
+    largest with lbtab[c] = 2c - 1 + max(0, c - t) for 1 <= c <= t2 (see _excess). ``onehot`` is the
+    game's one-hot table (search.SearchTables.onehot), or empty for a game that has none.
+
+    Small sets need no class sizes. Every class of c >= 1 secrets costs at least 2c - 1 (one guess
+    for the first, two for each other), so a guess costs at least
+
+        fast = n + sum over non-empty non-winning classes of (2c - 1) = 3n - 2 cwin - (classes)
+
+    where classes counts its non-empty non-winning classes and cwin is 1 when it is a secret; one
+    mask of the hints seen per guess gives both. While n <= t this is the exact bound. Above
+    t, the guesses are checked in order of rising fast value, each against its exact bound from
+    its class sizes, until the least exact bound found is no more than the next fast value.
+    """
+    n = secrets.shape[0]
+    ng = table.shape[0]
+    if n > MASK_MAX:
+        return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
+    fast = w1.view(np.int32)[:ng]
+    if onehot.shape[0] > 0:
+        lo, hi = _onehot_fast(onehot, secrets, win, fast, w0.view(np.uint16)[:ng])
+    else:
+        lo, hi = _shifted_fast(table, secrets, win, fast, w0.view(np.uint32)[:ng])
     if n <= t:
         return lo
     counts = np.empty(nh, dtype=np.int64)
@@ -977,7 +1020,7 @@ def _room(slots, ent, pool, state, entries, places):
 
 
 @njit(cache=True)
-def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
+def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
                 slots, ent, pool, state, zob, w0, w1, stats):
     """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching: the
     memoised value or bound if there is one, else the least one-step lookahead bound over every code
@@ -1008,7 +1051,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
     stats[STAT_SCANS] += 1
     lbtab = lb[depth - 1]
     if (n <= MASK_MAX and nh <= 32) or (n <= 255 and nh <= 24):
-        value = least_bound(table, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
+        value = least_bound(table, onehot, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
     else:
         # Sets of more than 255 secrets (near the root) or games of more than 24 hints: plain counts.
         value = NO_BOUND
@@ -1020,7 +1063,7 @@ def class_bound(table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
 
 
 @njit(cache=True)
-def next_open_guess(table, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim,
+def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim,
                     lookahead, ordering, two_phase, scan_all, slots, ent, pool, state, zob, w0, w1, stats):
     """The search's loop over the guesses of one set, up to the next guess that needs a search.
     **Mutates** the memo arrays, the scratch words and ``stats``.
@@ -1090,7 +1133,7 @@ def next_open_guess(table, guesses, bounds, start, secrets, beta, depth, capped,
                     if known[j]:
                         continue
                     h = big[j]
-                    value = class_bound(table, members[starts[h]:starts[h + 1]], depth - 1, ckey, nh, win, lb,
+                    value = class_bound(table, onehot, members[starts[h]:starts[h + 1]], depth - 1, ckey, nh, win, lb,
                                         tlim, t2lim, slots, ent, pool, state, zob, w0, w1, stats)
                     total += value - base[j]
                     base[j] = value
@@ -1163,6 +1206,7 @@ def weighted_least_bound(table, secrets, order, weights, nh, win, level_of):
 
 _U8_2R = types.Array(types.uint8, 2, "C", readonly=True)
 _U8_2 = types.Array(types.uint8, 2, "C")
+_U16_2R = types.Array(types.uint16, 2, "C", readonly=True)
 _I8_1, _I8_2 = types.Array(types.int8, 1, "C"), types.Array(types.int8, 2, "C")
 _I8_2R = types.Array(types.int8, 2, "C", readonly=True)
 _I16_2 = types.Array(types.int16, 2, "C")
@@ -1181,14 +1225,14 @@ SEARCH_SIGNATURES = MappingProxyType({
     "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
     "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I),
     "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
-    # (table, secrets, depth, keydepth, nh, win, lb, tlim, t2lim, the memo's slots, entries, pool and state,
-    # zob, the two scratch word arrays, counters)
-    "class_bound": (_U8_2R, _I32_1, _I, _I, _I, _I, _I64_2R, _I64_1R, _I64_1R, _I64_1, _I64_2, _I32_1, _I64_1,
-                    _I64_1R, _U64_1, _U64_1, _I64_1),
-    # (table, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim, four options,
-    # the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
-    "next_open_guess": (_U8_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _B, _I, _I, _I64_2R, _I64_1R, _I64_1R,
-                        _B, _B, _B, _B, _I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1),
+    # (table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2lim, the memo's slots, entries, pool and
+    # state, zob, the two scratch word arrays, counters)
+    "class_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I, _I, _I64_2R, _I64_1R, _I64_1R, _I64_1, _I64_2, _I32_1,
+                    _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1),
+    # (table, onehot, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim, four
+    # options, the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
+    "next_open_guess": (_U8_2R, _U16_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _B, _I, _I, _I64_2R, _I64_1R,
+                        _I64_1R, _B, _B, _B, _B, _I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1),
 })
 
 
