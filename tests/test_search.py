@@ -34,7 +34,7 @@ import treegen
 from treegen import checkpoint, coordinator, search
 from treegen.coordinator import Infeasible
 from treegen.rules import parse_code, resolve_game
-from treegen.search import INF, Memo, MemoEntry, Options, Solver
+from treegen.search import INF, Memo, MemoEntry, Options, Solver, search_tables
 from treegen.tree import load_tree
 from treegen.verify import verify_tree
 
@@ -1044,3 +1044,12 @@ def test_within_cap_script_finds_the_least_worst_case(spec, brute, tmp_path):
     tree = load_tree(out)
     stats = verify_tree(tree, tree.provenance["max_guesses"])  # also checks worst_case and impossible_within
     assert stats.max_guesses == tree.provenance["worst_case"] == brute(spec).least_worst()
+
+
+def test_search_tables_are_built_once():
+    """Solver asks for search_tables(game, extra) and other callers for search_tables(game): one copy
+    (a second one of numbers-baseball's would hold 290 MB more and take seconds to build)."""
+    game = resolve_game("mastermind")
+    t = search_tables(game)
+    assert search_tables(game, 0) is t and Solver(game).tables is t
+    assert search_tables(game, 7) is not t and search_tables(game, 7).table is t.table

@@ -143,9 +143,15 @@ def onehot_table(dense: np.ndarray, nh: int) -> np.ndarray:
     return onehot
 
 
-@cache
 def search_tables(game: Game, extra: int = 0) -> SearchTables:
-    """The tables of ``game``; ``extra``: the crush objective's price of the last guess (see Bounds)."""
+    """The tables of ``game``; ``extra``: the crush objective's price of the last guess (see Bounds).
+    Built once per process: ``search_tables(game)`` and ``search_tables(game, 0)`` share one copy."""
+    return _search_tables(game, extra)
+
+
+@cache
+def _search_tables(game: Game, extra: int) -> SearchTables:
+    # functools.cache keys on the arguments as passed, so the public function passes both, always.
     if extra:
         plain = search_tables(game)
         bounds = Bounds.for_game(plain.bounds.b, game.size, extra)
