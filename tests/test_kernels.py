@@ -40,10 +40,10 @@ def test_lookahead_and_least_bounds(spec):
             for guesses in (t.all_guesses, some):
                 want = plain_bounds(t, guesses, secrets, lbtab)
                 assert (kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
-            # the routes class_bound sends to least_bound: hint masks from the one-hot table or from shifted
-            # bytes (the route of games without one), or byte counters in 2 or 3 words
-            if (n <= kernels.MASK_MAX and t.nh <= 32) or (n <= 255 and t.nh <= 24):
-                for onehot in (t.onehot, NO_ONEHOT):
+            # the routes class_bound sends to least_bound: hint masks from the one-hot table, or byte
+            # counters in 2 or 3 words (bigger sets, and every set of a game without the table)
+            for onehot in (t.onehot, NO_ONEHOT):
+                if (n <= kernels.MASK_MAX and onehot.shape[0]) or (n <= 255 and t.nh <= 24):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                               t.excess_limit[depth - 1], w0, w1)
                     assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
@@ -83,22 +83,19 @@ def test_least_bound_on_search_classes(spec):
     assert True in seen  # the checked route was taken
 
 
-@pytest.mark.parametrize("spec, present", [("bulls-cows", True), ("mastermind", True), ("royale", False)])
-def test_onehot_table(spec, present, monkeypatch):
-    """One bit per pair, at the pair's dense hint, for games of at most 16 hints; royale has 20 (five
-    positions), so it goes without, as does any game whose table would pass the size limit."""
+@pytest.mark.parametrize("spec, dtype", [("bulls-cows", np.uint16), ("mastermind", np.uint16), ("royale", np.uint32)])
+def test_onehot_table(spec, dtype, monkeypatch):
+    """One bit per pair, at the pair's dense hint: 16 bits for games of at most 16 hints, 32 for up to 32
+    (royale has 20: five positions); none for more hints or a table past the size limit."""
     game = resolve_game(spec)
     t = search_tables(game)
-    if not present:
-        assert t.nh > 16 and t.onehot.shape == (0, 0)
-        return
-    assert t.onehot.dtype == np.uint16 and t.onehot.shape == t.table.shape
+    assert t.onehot.dtype == dtype and t.onehot.shape == t.table.shape
     rng = np.random.default_rng(5)
     for _ in range(2000):
         s, g = (int(x) for x in rng.integers(game.size, size=2))
         assert t.onehot[s, g] == 1 << int(t.table[s, g])
-    assert onehot_table(t.table[:600, :600], 17).shape == (0, 0)  # too many hints
-    monkeypatch.setattr(search, "ONEHOT_MAX_BYTES", 2 * 600 * 600 - 1)
+    assert onehot_table(t.table[:600, :600], 33).shape == (0, 0)  # too many hints
+    monkeypatch.setattr(search, "ONEHOT_MAX_BYTES", np.dtype(dtype).itemsize * 600 * 600 - 1)
     assert onehot_table(t.table[:600, :600], t.nh).shape == (0, 0)  # too big
 
 

@@ -713,8 +713,9 @@ MASK_MAX = 64
 @njit(cache=True)
 def _onehot_fast(onehot, secrets, win, fast, masks):
     """least_bound's fast value of every guess (see there) from the game's one-hot table (``onehot[s, g]``
-    = 1 << the dense hint of g on s, 16 bits): the hint masks are plain ORs of rows, 16 lanes to an AVX2
-    register, with no shift per pair; returns the least and the greatest fast value."""
+    = 1 << the dense hint of g on s): the hint masks are plain ORs of rows, with no shift per pair, 16
+    lanes to an AVX2 register for games of at most 16 hints (uint16), 8 for up to 32 (uint32). ``masks``
+    is scratch of the table's dtype. Returns the least and the greatest fast value."""
     n = secrets.shape[0]
     ng = onehot.shape[1]
     masks[:] = 0
@@ -727,49 +728,14 @@ def _onehot_fast(onehot, secrets, win, fast, masks):
         rd = onehot[secrets[min(j + 3, last)]]
         for k in range(ng):
             masks[k] |= (ra[k] | rb[k]) | (rc[k] | rd[k])
-    one = np.uint16(1)
-    lo = np.int64(1) << 62
-    hi = np.int64(0)
-    for k in range(ng):
-        x = masks[k]
-        cwin = (x >> np.uint16(win)) & one
-        # popcount in 16-bit lanes (branch-free); popcount(x) = classes + cwin
-        x = x - ((x >> one) & np.uint16(0x5555))
-        x = (x & np.uint16(0x3333)) + ((x >> np.uint16(2)) & np.uint16(0x3333))
-        x = (x + (x >> np.uint16(4))) & np.uint16(0x0F0F)
-        x = (x + (x >> np.uint16(8))) & np.uint16(0x1F)
-        v = np.int32(3 * n) - np.int32(x) - np.int32(cwin)
-        fast[k] = v
-        lo = min(lo, np.int64(v))
-        hi = max(hi, np.int64(v))
-    return lo, hi
-
-
-@njit(cache=True)
-def _shifted_fast(table, secrets, win, fast, masks):
-    """_onehot_fast from the byte table, for games without a one-hot table: each hint is shifted into
-    its bit of a 32-bit mask."""
-    n = secrets.shape[0]
-    ng = table.shape[0]
-    # 32-bit masks although 16 bits hold every hint of a 4-position game: AVX2 shifts 32-bit lanes by a
-    # variable amount (vpsllvd) but has no such 16-bit shift. Numba widens uint32 products to 64 bits,
-    # hence the final mask in the popcount.
-    masks[:] = 0
     one = np.uint32(1)
-    last = n - 1
-    for j in range(0, n, 4):
-        ra = table[secrets[j]]
-        rb = table[secrets[min(j + 1, last)]]
-        rc = table[secrets[min(j + 2, last)]]
-        rd = table[secrets[min(j + 3, last)]]
-        for k in range(ng):
-            masks[k] |= ((one << np.uint32(ra[k])) | (one << np.uint32(rb[k]))
-                         | (one << np.uint32(rc[k])) | (one << np.uint32(rd[k])))
     lo = np.int64(1) << 62
     hi = np.int64(0)
     for k in range(ng):
-        x = masks[k]
+        x = np.uint32(masks[k])
         cwin = (x >> np.uint32(win)) & one
+        # popcount (branch-free, so the loop vectorises); popcount(x) = classes + cwin. Numba widens
+        # uint32 products to 64 bits, hence the final mask.
         x = x - ((x >> one) & np.uint32(0x55555555))
         x = (x & np.uint32(0x33333333)) + ((x >> np.uint32(2)) & np.uint32(0x33333333))
         x = (x + (x >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
@@ -786,12 +752,12 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
     """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
     **Mutates** the scratch words ``w0``, ``w1``.
 
-    Specialised for sets of at most MASK_MAX secrets in games of at most 32 hints, or at most 255
-    secrets in games of at most 24 hints (callers check; see class_bound), with
-    scratch words ``w0``, ``w1`` (one per code) passed in to spare allocations: this is the search's
-    innermost loop. ``t`` is the largest size with lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the
-    largest with lbtab[c] = 2c - 1 + max(0, c - t) for 1 <= c <= t2 (see _excess). ``onehot`` is the
-    game's one-hot table (search.SearchTables.onehot), or empty for a game that has none.
+    Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
+    search.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
+    24 hints (callers check; see class_bound), with scratch words ``w0``, ``w1`` (one per code) passed
+    in to spare allocations: this is the search's innermost loop. ``t`` is the largest size with
+    lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the largest with lbtab[c] = 2c - 1 + max(0, c - t)
+    for 1 <= c <= t2 (see _excess).
 
     Small sets need no class sizes. Every class of c >= 1 secrets costs at least 2c - 1 (one guess
     for the first, two for each other), so a guess costs at least
@@ -805,13 +771,10 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
     """
     n = secrets.shape[0]
     ng = table.shape[0]
-    if n > MASK_MAX:
+    if n > MASK_MAX or onehot.shape[0] == 0:
         return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
+    lo, hi = _onehot_fast(onehot, secrets, win, w1.view(np.int32)[:ng], w0.view(onehot.dtype)[:ng])
     fast = w1.view(np.int32)[:ng]
-    if onehot.shape[0] > 0:
-        lo, hi = _onehot_fast(onehot, secrets, win, fast, w0.view(np.uint16)[:ng])
-    else:
-        lo, hi = _shifted_fast(table, secrets, win, fast, w0.view(np.uint32)[:ng])
     if n <= t:
         return lo
     counts = np.empty(nh, dtype=np.int64)
@@ -1050,7 +1013,7 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
             return 2 * n
     stats[STAT_SCANS] += 1
     lbtab = lb[depth - 1]
-    if (n <= MASK_MAX and nh <= 32) or (n <= 255 and nh <= 24):
+    if (n <= MASK_MAX and onehot.shape[0] > 0) or (n <= 255 and nh <= 24):
         value = least_bound(table, onehot, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
     else:
         # Sets of more than 255 secrets (near the root) or games of more than 24 hints: plain counts.

@@ -114,31 +114,39 @@ class SearchTables:
     all_guesses: np.ndarray
     fast_limit: np.ndarray  # kernels.fast_bound_limit of each depth's bound table (int64)
     excess_limit: np.ndarray  # kernels.excess_bound_limit of each depth's bound table (int64)
-    onehot: np.ndarray  # (codes, codes) uint16: 1 << dense hint id, or (0, 0) (see onehot_table)
+    onehot: np.ndarray  # (codes, codes) uint16 or uint32: 1 << dense hint id, or (0, 0) (see onehot_table)
 
 
-# The one-hot table costs two bytes per pair of codes; games whose table would pass this go without.
+# The one-hot table costs two or four bytes per pair of codes; games whose table would pass this go without.
 ONEHOT_MAX_BYTES = 256 << 20
+
+
+def _onehot_dtype(nh: int):
+    """The one-hot table's dtype for games of ``nh`` hints, or None past 32."""
+    return np.uint16 if nh <= 16 else np.uint32 if nh <= 32 else None
 
 
 def onehot_bytes(codes: int, nh: int) -> int:
     """The bytes of a game's one-hot table (see onehot_table): 0 when it has none."""
-    size = 2 * codes * codes
-    return size if nh <= 16 and size <= ONEHOT_MAX_BYTES else 0
+    dtype = _onehot_dtype(nh)
+    size = np.dtype(dtype).itemsize * codes * codes if dtype is not None else 0
+    return size if size <= ONEHOT_MAX_BYTES else 0
 
 
 def onehot_table(dense: np.ndarray, nh: int) -> np.ndarray:
-    """``1 << dense[s, g]`` as uint16, the least lookahead bound's hint masks ready to OR together (see
-    kernels._onehot_fast: about 2.5 times as fast as shifting each byte of ``dense``), for games of at
-    most 16 hints whose table fits in ONEHOT_MAX_BYTES; else an empty (0, 0) table, which the kernels
-    take as "shift the bytes"."""
+    """``1 << dense[s, g]``, the least lookahead bound's hint masks ready to OR together (see
+    kernels._onehot_fast), as uint16 for games of at most 16 hints (about 2.5 times as fast as shifting
+    each byte of ``dense`` into a 32-bit mask) or uint32 for up to 32 (about 1.4 times), while it fits in
+    ONEHOT_MAX_BYTES; else an empty (0, 0) uint16 table, which sends every set to the kernels' counted
+    route."""
     codes = dense.shape[0]
     if not onehot_bytes(codes, nh):
         onehot = np.empty((0, 0), dtype=np.uint16)
     else:
-        onehot = np.empty((codes, codes), dtype=np.uint16)
+        dtype = _onehot_dtype(nh)
+        onehot = np.empty((codes, codes), dtype=dtype)
         for i in range(0, codes, 1024):  # by blocks of rows: no temporary the size of the table
-            np.left_shift(np.uint16(1), dense[i : i + 1024], out=onehot[i : i + 1024], dtype=np.uint16)
+            np.left_shift(dtype(1), dense[i : i + 1024], out=onehot[i : i + 1024], dtype=dtype)
     onehot.flags.writeable = False
     return onehot
 
