@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from treegen import kernels
+from treegen import kernels, search
 from treegen.rules import resolve_game
-from treegen import search
 from treegen.search import onehot_table, search_tables
 
-NO_ONEHOT = np.empty((0, 0), dtype=np.uint16)  # what a game without a one-hot table passes
+NO_ONEHOT = np.empty((0, 0), dtype=np.uint16)  # what a game without a one-hot table passes (read-only)
+NO_ONEHOT.flags.writeable = False
 
 
 def plain_bounds(t, guesses, secrets, lbtab):
@@ -22,7 +22,7 @@ def plain_bounds(t, guesses, secrets, lbtab):
     return len(secrets) + costs.sum(axis=1)
 
 
-@pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale", "bc:3:5", "mm:3:3"])
+@pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale", "bc:3:5", "mm:3:3", "mm:6:3"])
 def test_lookahead_and_least_bounds(spec):
     game = resolve_game(spec)
     t = search_tables(game)
@@ -114,11 +114,12 @@ def test_member_splits():
             assert most == max(classes)
 
 
-@pytest.mark.parametrize("spec, n", [("bulls-cows", 400), ("mm:5:3", 60), ("mastermind", 20)])
+@pytest.mark.parametrize("spec, n", [("bulls-cows", 400), ("mm:5:3", 60), ("mastermind", 20), ("mm:6:3", 30)])
 def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
     """class_bound of a set with no memo entry is the least lookahead bound over every code (its
-    shortcuts find the same value), and it memoises it; sets over 255 secrets or games of over 16
-    hints (mm:5:3 has 20) take the plain count."""
+    shortcuts find the same value), and it memoises it, by every route: hint masks from the game's one-hot
+    table (16 or 32 bits) for small sets, packed byte counters without one (up to 24 hints), and a plain
+    count for sets over 255 secrets or games of more hints without a table (mm:6:3 has 27)."""
     from treegen.search import Memo
 
     game = resolve_game(spec)
@@ -126,14 +127,15 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
     rng = np.random.default_rng(2)
     w0 = np.empty(game.size, dtype=np.uint64)
     w1 = np.empty(game.size, dtype=np.uint64)
-    for depth in (4, 64):
-        memo = Memo(game.size)
-        for _ in range(5):
-            secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
-            memo.make_room(1, n)
-            counts = np.zeros(3, dtype=np.int64)
-            got = kernels.class_bound(t.table, t.onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
-                                      t.excess_limit, *memo.arrays(), w0, w1, counts)
-            want = plain_bounds(t, t.all_guesses, secrets, t.bounds.lb[depth - 1]).min()
-            assert got == want
-            assert memo.get(secrets, 0).value == got
+    for onehot in (t.onehot, NO_ONEHOT):
+        for depth in (4, 64):
+            memo = Memo(game.size)
+            for _ in range(5):
+                secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
+                memo.make_room(1, n)
+                counts = np.zeros(3, dtype=np.int64)
+                got = kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb,
+                                          t.fast_limit, t.excess_limit, *memo.arrays(), w0, w1, counts)
+                want = plain_bounds(t, t.all_guesses, secrets, t.bounds.lb[depth - 1]).min()
+                assert got == want
+                assert memo.get(secrets, 0).value == got

@@ -36,7 +36,8 @@ from . import __version__, kernels
 from .checkpoint import CheckpointStore
 from .feedback import TableTooLarge, default_memory, format_bytes, table_bytes
 from .rules import Code, Game, TreegenError
-from .search import INF, UNCAPPED, Options, SearchTables, Solver, onehot_bytes, search_tables, small_tree
+from .search import (INF, UNCAPPED, Options, SearchTables, Solver, onehot_bytes, search_tables, small_tree,
+                     wide_onehot)
 from .tree import Node, Tree, Wire
 from .verify import make_tree
 
@@ -579,7 +580,8 @@ def check_memory(game: Game) -> None:
     The search holds two tables of a byte per pair of codes (the hints and their dense renumbering), so
     they must fit in twice ``feedback.default_memory`` (half the machine's memory): the same bound as
     one table within feedback's default budget, which the heuristics use; so must the one-hot table
-    (search.onehot_table: two bytes a pair, for games small enough to have one).
+    (search.onehot_table: two or four bytes a pair, for games small enough to have one). Each worker
+    process holds its own copy of all three.
     """
     need = 2 * table_bytes(game) + onehot_bytes(game.size, len(game.possible_hints))
     budget = 2 * default_memory()
@@ -636,7 +638,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     (the helper cannot start or dies, a signature no longer types) it ends the helper and returns False,
     and the search compiles what it needs itself, as without this step.
     """
-    if cores < 2 or kernels.cached(groups[0][0]):
+    wide = wide_onehot(game)  # the type of the game's one-hot table is part of the kernels' signatures
+    if cores < 2 or kernels.cached(groups[0][0], wide):
         return False
     if say is not None:
         say("compiling the search's kernels (first run only)")
@@ -649,11 +652,11 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
         # both signals back across the fork (the helper lets them through once its own are in place).
         held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) if method == "fork" else None
         try:
-            job = helper.submit(kernels.compile_for_search, groups[0])
+            job = helper.submit(kernels.compile_for_search, groups[0], wide)
         finally:
             if held is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        kernels.compile_for_search((scorer, *groups[1]))
+        kernels.compile_for_search((scorer, *groups[1]), wide)
         job.result()
     except BaseException as exc:
         # Do not wait for the helper's compile (on Ctrl-C, or after a failure here): end it. numba writes

@@ -706,7 +706,8 @@ def split_classes(table, guess, secrets, nh, win):
     return members, starts, big
 
 
-# Sets up to this size take the hint-mask route in least_bound; bigger ones count class sizes.
+# Sets up to this size take the hint-mask route in least_bound in games with a one-hot table; bigger ones
+# (and every set of a game without the table) count class sizes.
 MASK_MAX = 64
 
 
@@ -1016,7 +1017,8 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
     if (n <= MASK_MAX and onehot.shape[0] > 0) or (n <= 255 and nh <= 24):
         value = least_bound(table, onehot, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
     else:
-        # Sets of more than 255 secrets (near the root) or games of more than 24 hints: plain counts.
+        # Sets of more than 255 secrets (near the root), or of more than 64 in games of more than 24 hints,
+        # or any set of such a game without a one-hot table: plain counts.
         value = NO_BOUND
         counts = np.empty(nh, dtype=np.int64)
         for g in range(table.shape[0]):
@@ -1170,6 +1172,7 @@ def weighted_least_bound(table, secrets, order, weights, nh, win, level_of):
 _U8_2R = types.Array(types.uint8, 2, "C", readonly=True)
 _U8_2 = types.Array(types.uint8, 2, "C")
 _U16_2R = types.Array(types.uint16, 2, "C", readonly=True)
+_U32_2R = types.Array(types.uint32, 2, "C", readonly=True)
 _I8_1, _I8_2 = types.Array(types.int8, 1, "C"), types.Array(types.int8, 2, "C")
 _I8_2R = types.Array(types.int8, 2, "C", readonly=True)
 _I16_2 = types.Array(types.int16, 2, "C")
@@ -1199,19 +1202,28 @@ SEARCH_SIGNATURES = MappingProxyType({
 })
 
 
-def compile_for_search(names: tuple[str, ...]) -> None:
-    """Compile the named kernels for their ``SEARCH_SIGNATURES`` into numba's disk cache (or load them
-    from it, if there): a worker runs this for one group while others compile the rest."""
-    for name in names:
-        globals()[name].compile(SEARCH_SIGNATURES[name])
-
-
-def cached(name: str) -> bool:
-    """Whether the named kernel needs no compiling for its ``SEARCH_SIGNATURES``: compiled in this process
-    already, found in numba's disk cache (then loaded and kept, as its first call would), or not compiled
-    at all (``NUMBA_DISABLE_JIT``). Every kernel lives in this file, so they go stale together."""
-    kernel = globals()[name]
+def search_signature(name: str, wide: bool = False) -> tuple:
+    """The named kernel's ``SEARCH_SIGNATURES`` entry, with a uint32 one-hot table where ``wide`` (games of
+    17 to 32 hints; see search.onehot_table): each table type is a compilation of its own."""
     sig = SEARCH_SIGNATURES[name]
+    return tuple(_U32_2R if wide and a is _U16_2R else a for a in sig)
+
+
+def compile_for_search(names: tuple[str, ...], wide: bool = False) -> None:
+    """Compile the named kernels for their ``SEARCH_SIGNATURES`` (see search_signature for ``wide``) into
+    numba's disk cache (or load them from it, if there): a worker runs this for one group while others
+    compile the rest."""
+    for name in names:
+        globals()[name].compile(search_signature(name, wide))
+
+
+def cached(name: str, wide: bool = False) -> bool:
+    """Whether the named kernel needs no compiling for its ``SEARCH_SIGNATURES`` (see search_signature for
+    ``wide``): compiled in this process already, found in numba's disk cache (then loaded and kept, as its
+    first call would), or not compiled at all (``NUMBA_DISABLE_JIT``). Every kernel lives in this file, so
+    they go stale together."""
+    kernel = globals()[name]
+    sig = search_signature(name, wide)
     if not hasattr(kernel, "overloads"):  # NUMBA_DISABLE_JIT: a plain Python function
         return True
     if sig in kernel.overloads:

@@ -133,12 +133,19 @@ def onehot_bytes(codes: int, nh: int) -> int:
     return size if size <= ONEHOT_MAX_BYTES else 0
 
 
+def wide_onehot(game: Game) -> bool:
+    """Whether ``game``'s one-hot table is uint32 (the search's kernels then compile for that type; see
+    kernels.search_signature)."""
+    nh = len(game.possible_hints)
+    return bool(onehot_bytes(game.size, nh)) and _onehot_dtype(nh) is np.uint32
+
+
 def onehot_table(dense: np.ndarray, nh: int) -> np.ndarray:
     """``1 << dense[s, g]``, the least lookahead bound's hint masks ready to OR together (see
     kernels._onehot_fast), as uint16 for games of at most 16 hints (about 2.5 times as fast as shifting
     each byte of ``dense`` into a 32-bit mask) or uint32 for up to 32 (about 1.4 times), while it fits in
-    ONEHOT_MAX_BYTES; else an empty (0, 0) uint16 table, which sends every set to the kernels' counted
-    route."""
+    ONEHOT_MAX_BYTES; else an empty (0, 0) uint16 table: class_bound then counts class sizes in packed
+    bytes (up to 24 hints and 255 secrets) or plainly per guess (more of either)."""
     codes = dense.shape[0]
     if not onehot_bytes(codes, nh):
         onehot = np.empty((0, 0), dtype=np.uint16)
@@ -434,8 +441,8 @@ class Solver:
             status, idx, total, members, starts, big, base, least = kernels.next_open_guess(
                 self.table, self.tables.onehot, scan.guesses, scan.bounds, start, secrets, beta, depth,
                 self.cap is not None, self.nh, self.win, self.bounds.lb, self.fast_limit, self.excess_limit,
-                self.lookahead, self.ordering, self.two_phase, scan_all, memo.slots, memo.ent, memo.pool, memo.state, memo.zob, self._w0, self._w1,
-                self._counts)
+                self.lookahead, self.ordering, self.two_phase, scan_all, memo.slots, memo.ent, memo.pool, memo.state,
+                memo.zob, self._w0, self._w1, self._counts)
             scan.least = min(scan.least, int(least))
             if status == 2:  # the memo may run out of room: grow it and go on from the same guess
                 memo.make_room(self.nh, secrets.shape[0])
