@@ -712,13 +712,35 @@ MASK_MAX = 64
 
 
 @njit(cache=True)
-def _onehot_fast(onehot, secrets, win, fast, masks):
-    """least_bound's fast value of every guess (see there) from the game's one-hot table (``onehot[s, g]``
-    = 1 << the dense hint of g on s): the hint masks are plain ORs of rows, with no shift per pair, 16
-    lanes to an AVX2 register for games of at most 16 hints (uint16), 8 for up to 32 (uint32). ``masks``
-    is scratch of the table's dtype. Returns the least and the greatest fast value."""
+def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
+    """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
+    **Mutates** the scratch words ``w0``, ``w1``.
+
+    Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
+    search.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
+    24 hints (callers check; see class_bound), with scratch words ``w0``, ``w1`` (one per code) passed
+    in to spare allocations: this is the search's innermost loop. ``t`` is the largest size with
+    lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the largest with lbtab[c] = 2c - 1 + max(0, c - t)
+    for 1 <= c <= t2 (see _excess).
+
+    Small sets need no class sizes. Every class of c >= 1 secrets costs at least 2c - 1 (one guess
+    for the first, two for each other), so a guess costs at least
+
+        fast = n + sum over non-empty non-winning classes of (2c - 1) = 3n - 2 cwin - (classes)
+
+    where classes counts its non-empty non-winning classes and cwin is 1 when it is a secret; one
+    mask of the hints seen per guess gives both: the OR of the guess's one-hot entries (``onehot[s, g]``
+    = 1 << the dense hint of g on s), with no shift per pair, 16 lanes to an AVX2 register for games of
+    at most 16 hints (uint16), 8 for up to 32 (uint32). While n <= t this is the exact bound. Above
+    t, the guesses are checked in order of rising fast value, each against its exact bound from
+    its class sizes, until the least exact bound found is no more than the next fast value.
+    """
     n = secrets.shape[0]
-    ng = onehot.shape[1]
+    ng = table.shape[0]
+    if n > MASK_MAX or onehot.shape[0] == 0:
+        return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
+    masks = w0.view(onehot.dtype)[:ng]
+    fast = w1.view(np.int32)[:ng]
     masks[:] = 0
     # Four rows per pass over the codes: the masks are loaded and stored once for four rows, not once per
     # row (about 25% less time with shifted bytes). A short last group repeats a row, which adds no bit.
@@ -746,37 +768,6 @@ def _onehot_fast(onehot, secrets, win, fast, masks):
         fast[k] = v
         lo = min(lo, np.int64(v))
         hi = max(hi, np.int64(v))
-    return lo, hi
-
-
-@njit(cache=True)
-def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
-    """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
-    **Mutates** the scratch words ``w0``, ``w1``.
-
-    Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
-    search.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
-    24 hints (callers check; see class_bound), with scratch words ``w0``, ``w1`` (one per code) passed
-    in to spare allocations: this is the search's innermost loop. ``t`` is the largest size with
-    lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the largest with lbtab[c] = 2c - 1 + max(0, c - t)
-    for 1 <= c <= t2 (see _excess).
-
-    Small sets need no class sizes. Every class of c >= 1 secrets costs at least 2c - 1 (one guess
-    for the first, two for each other), so a guess costs at least
-
-        fast = n + sum over non-empty non-winning classes of (2c - 1) = 3n - 2 cwin - (classes)
-
-    where classes counts its non-empty non-winning classes and cwin is 1 when it is a secret; one
-    mask of the hints seen per guess gives both. While n <= t this is the exact bound. Above
-    t, the guesses are checked in order of rising fast value, each against its exact bound from
-    its class sizes, until the least exact bound found is no more than the next fast value.
-    """
-    n = secrets.shape[0]
-    ng = table.shape[0]
-    if n > MASK_MAX or onehot.shape[0] == 0:
-        return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
-    fast = w1.view(np.int32)[:ng]
-    lo, hi = _onehot_fast(onehot, secrets, win, fast, w0.view(onehot.dtype)[:ng])
     if n <= t:
         return lo
     counts = np.empty(nh, dtype=np.int64)
