@@ -121,36 +121,38 @@ class SearchTables:
 ONEHOT_MAX_BYTES = 256 << 20
 
 
-def _onehot_dtype(nh: int):
-    """The one-hot table's dtype for games of ``nh`` hints, or None past 32."""
-    return np.uint16 if nh <= 16 else np.uint32 if nh <= 32 else None
+def onehot_dtype(codes: int, nh: int):
+    """The dtype of the one-hot table of a game of ``codes`` codes and ``nh`` hints (see onehot_table):
+    uint16 up to 16 hints, uint32 up to 32, or None (no table) past that or past ONEHOT_MAX_BYTES."""
+    dtype = np.uint16 if nh <= 16 else np.uint32 if nh <= 32 else None
+    if dtype is None or np.dtype(dtype).itemsize * codes * codes > ONEHOT_MAX_BYTES:
+        return None
+    return dtype
 
 
 def onehot_bytes(codes: int, nh: int) -> int:
     """The bytes of a game's one-hot table (see onehot_table): 0 when it has none."""
-    dtype = _onehot_dtype(nh)
-    size = np.dtype(dtype).itemsize * codes * codes if dtype is not None else 0
-    return size if size <= ONEHOT_MAX_BYTES else 0
+    dtype = onehot_dtype(codes, nh)
+    return 0 if dtype is None else np.dtype(dtype).itemsize * codes * codes
 
 
 def wide_onehot(game: Game) -> bool:
     """Whether ``game``'s one-hot table is uint32 (the search's kernels then compile for that type; see
     kernels.search_signature)."""
-    nh = len(game.possible_hints)
-    return bool(onehot_bytes(game.size, nh)) and _onehot_dtype(nh) is np.uint32
+    return onehot_dtype(game.size, len(game.possible_hints)) is np.uint32
 
 
 def onehot_table(dense: np.ndarray, nh: int) -> np.ndarray:
     """``1 << dense[s, g]``, the least lookahead bound's hint masks ready to OR together (see
-    kernels._onehot_fast), as uint16 for games of at most 16 hints (about 2.5 times as fast as shifting
+    kernels.least_bound), as uint16 for games of at most 16 hints (about 2.5 times as fast as shifting
     each byte of ``dense`` into a 32-bit mask) or uint32 for up to 32 (about 1.4 times), while it fits in
     ONEHOT_MAX_BYTES; else an empty (0, 0) uint16 table: class_bound then counts class sizes in packed
     bytes (up to 24 hints and 255 secrets) or plainly per guess (more of either)."""
     codes = dense.shape[0]
-    if not onehot_bytes(codes, nh):
+    dtype = onehot_dtype(codes, nh)
+    if dtype is None:
         onehot = np.empty((0, 0), dtype=np.uint16)
     else:
-        dtype = _onehot_dtype(nh)
         onehot = np.empty((codes, codes), dtype=dtype)
         for i in range(0, codes, 1024):  # by blocks of rows: no temporary the size of the table
             np.left_shift(dtype(1), dense[i : i + 1024], out=onehot[i : i + 1024], dtype=dtype)
