@@ -11,15 +11,33 @@ NO_ONEHOT = np.empty((0, 0), dtype=np.uint16)  # what a game without a one-hot t
 NO_ONEHOT.flags.writeable = False
 
 
-def plain_bounds(t, guesses, secrets, lbtab):
-    """|S| + sum of lbtab over each guess's non-winning classes, counted with numpy."""
+def class_sizes(t, guesses, secrets):
+    """counts[i, h]: the secrets to which guesses[i] gives dense hint h, counted with numpy."""
     guesses = np.asarray(guesses, dtype=np.int64)
     hints = t.table[guesses][:, secrets].astype(np.int64)
-    counts = np.bincount((np.arange(len(guesses))[:, None] * t.nh + hints).ravel(),
-                         minlength=len(guesses) * t.nh).reshape(len(guesses), t.nh)
-    costs = lbtab[counts]
+    return np.bincount((np.arange(len(guesses))[:, None] * t.nh + hints).ravel(),
+                       minlength=len(guesses) * t.nh).reshape(len(guesses), t.nh)
+
+
+def plain_bounds(t, guesses, secrets, lbtab, most=None):
+    """|S| + sum over each guess's non-winning classes C of lbtab[|C|], or with ``most`` of the larger of
+    that and 3|C| - most."""
+    counts = class_sizes(t, guesses, secrets)
+    costs = lbtab[counts] if most is None else np.maximum(lbtab[counts], 3 * counts - most)
     costs[:, t.win] = 0
     return len(secrets) + costs.sum(axis=1)
+
+
+def most_key(t, secrets):
+    """The most, over every code as the guess, of its non-empty non-winning classes plus 2 if it is one of
+    the secrets."""
+    seen = class_sizes(t, t.all_guesses, secrets) > 0
+    return int((seen.sum(axis=1) + seen[:, t.win]).max())
+
+
+def least_raised(t, secrets, lbtab):
+    """The least bound over every code, classes raised to 3|C| - the set's most key (kernels.least_bound)."""
+    return plain_bounds(t, t.all_guesses, secrets, lbtab, most_key(t, secrets)).min()
 
 
 @pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale", "bc:3:5", "mm:3:3", "mm:6:3"])
@@ -46,7 +64,7 @@ def test_lookahead_and_least_bounds(spec):
                 if (n <= kernels.MASK_MAX and onehot.shape[0]) or (n <= 255 and t.nh <= 24):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                               t.excess_limit[depth - 1], w0, w1)
-                    assert got == plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+                    assert got == least_raised(t, secrets, lbtab)
 
 
 @pytest.mark.parametrize("spec", ["bulls-cows", "mastermind"])
@@ -59,6 +77,7 @@ def test_least_bound_on_search_classes(spec):
     w0 = np.empty(game.size, dtype=np.uint64)
     w1 = np.empty(game.size, dtype=np.uint64)
     seen = set()
+    raised = set()
     for _ in range(60):
         secrets = np.arange(game.size, dtype=np.int32)
         while secrets.shape[0] > 3:
@@ -74,13 +93,15 @@ def test_least_bound_on_search_classes(spec):
                 continue
             for depth in (3, 4, 64):
                 lbtab = t.bounds.lb[depth - 1]
-                want = plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+                want = least_raised(t, secrets, lbtab)
+                raised.add(want > plain_bounds(t, t.all_guesses, secrets, lbtab).min())
                 for onehot in (t.onehot, NO_ONEHOT):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                               t.excess_limit[depth - 1], w0, w1)
                     assert got == want
                 seen.add(secrets.shape[0] <= kernels.MASK_MAX and secrets.shape[0] > t.fast_limit[depth - 1])
     assert True in seen  # the checked route was taken
+    assert True in raised  # and 3|C| - most passed the counting bound somewhere
 
 
 @pytest.mark.parametrize("spec, dtype", [("bulls-cows", np.uint16), ("mastermind", np.uint16), ("royale", np.uint32)])
@@ -136,6 +157,22 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
                 counts = np.zeros(3, dtype=np.int64)
                 got = kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb,
                                           t.fast_limit, t.excess_limit, *memo.arrays(), w0, w1, counts)
-                want = plain_bounds(t, t.all_guesses, secrets, t.bounds.lb[depth - 1]).min()
+                want = least_raised(t, secrets, t.bounds.lb[depth - 1])
                 assert got == want
                 assert memo.get(secrets, 0).value == got
+
+
+@pytest.mark.parametrize("spec", ["bulls-cows", "royale"])
+def test_hint_keys(spec):
+    """The most key of a set (16- and 32-bit one-hot tables), each code's key left in the scratch bytes."""
+    game = resolve_game(spec)
+    t = search_tables(game)
+    rng = np.random.default_rng(9)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    for n in (1, 2, 5, 30, 64, 200):
+        secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
+        seen = class_sizes(t, t.all_guesses, secrets) > 0
+        keys = seen.sum(axis=1) + seen[:, t.win]
+        assert kernels.hint_keys(t.onehot, secrets, w0, w1) == keys.max()
+        assert (w1.view(np.uint8)[:game.size] == keys).all()

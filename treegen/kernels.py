@@ -33,7 +33,9 @@ from __future__ import annotations
 from types import MappingProxyType
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.extending import intrinsic
 
 INF = np.int64(1) << 40
 NO_BOUND = np.int64(1) << 62
@@ -195,16 +197,17 @@ def _excess(x, t):
 
 
 @njit(cache=True)
-def _guess_bound(row, secrets, nh, win, lbtab, counts):
-    """One guess's lookahead bound from a plain count of its classes: |secrets| + the sum of lbtab over
-    its non-winning classes, where ``row`` is the guess's row of the table and ``counts`` scratch (nh)."""
+def _guess_bound(row, secrets, nh, win, lbtab, counts, most):
+    """One guess's lookahead bound from a plain count of its classes: |secrets| + the sum over its
+    non-winning classes C of the larger of lbtab[|C|] and 3|C| - ``most`` (see least_bound; 3|secrets|
+    for lbtab alone), where ``row`` is the guess's row of the table and ``counts`` scratch (nh)."""
     counts[:] = 0
     for s in secrets:
         counts[row[s]] += 1
     total = np.int64(secrets.shape[0])
     for h in range(nh):
         if h != win:
-            total += lbtab[counts[h]]
+            total += max(lbtab[counts[h]], 3 * counts[h] - most)
     return total
 
 
@@ -229,20 +232,23 @@ def excess_bound_limit(lbtab, t):
 @njit(cache=True)
 def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
     """For each guess, |secrets| + sum over non-winning classes of lbtab[class size] (int64)."""
-    return _lookahead(table, guesses, secrets, nh, win, lbtab)[0]
+    return _lookahead(table, guesses, secrets, nh, win, lbtab, np.int64(3 * secrets.shape[0]))[0]
 
 
 @njit(cache=True)
-def _lookahead(table, guesses, secrets, nh, win, lbtab):
+def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
     """``lookahead_bounds`` with the packed counters it used: (bounds, w0, w1, w2, packed); when
-    ``packed`` is False (big sets or many hints) the words are empty.
+    ``packed`` is False (big sets or many hints) the words are empty. Each class C counts at least
+    3|C| - ``most`` too, where ``most`` is the set's most key (see hint_keys; 3n takes nothing from it).
 
     ``table`` holds dense hint ids (0..nh-1), ``win`` is the all-bulls id.
 
     Fast path: while lbtab[c] = 2c - 1 + max(0, c - t) for 1 <= c <= n (the counting bound's second
     level has room for t secrets of a class, its third for the rest), the sum over classes is
     2 * (secrets outside the winning class) - (non-empty non-winning classes) + (sum of max(0, c - t)),
-    which packed counters give with a few word operations and no branch.
+    which packed counters give with a few word operations and no branch. The larger of that and
+    3c - most is 2c - 1 + max(0, c - T) with T = min(t, most - 1) (for c <= t2, since most <= t + 1 there
+    when T < t: the third level's 3c - 1 - t is then no more than 3c - most), so the same words give it.
     """
     n = secrets.shape[0]
     ng = guesses.shape[0]
@@ -251,6 +257,7 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab):
     if n <= 255 and nh <= 24:
         t = fast_bound_limit(lbtab)
         t2 = excess_bound_limit(lbtab, t)
+        tk = min(t, max(most - 1, np.int64(0)))  # T above
         words = 2 if nh <= 16 else 3
         w0, w1, w2 = _packed_counts(table, guesses, secrets, contiguous, words)
         wshift = np.uint64((win & 7) * 8)
@@ -272,7 +279,7 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab):
                     cwin = np.int64((c >> wshift) & mask)
                     c &= wmask
                 out[k] = (3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) - _nonzero_bytes(c)
-                          + _excess(a, t) + _excess(b, t) + _excess(c, t))
+                          + _excess(a, tk) + _excess(b, tk) + _excess(c, tk))
             return out, w0, w1, w2, True
         for k in range(ng):
             total = np.int64(n)
@@ -280,12 +287,21 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab):
                 if h == win:
                     continue
                 w = w0[k] if h < 8 else (w1[k] if h < 16 else w2[k])
-                total += lbtab[(w >> np.uint64((h & 7) * 8)) & mask]
+                c = np.int64((w >> np.uint64((h & 7) * 8)) & mask)
+                total += max(lbtab[c], 3 * c - most)
             out[k] = total
         return out, w0, w1, w2, True
     counts = np.empty(nh, dtype=np.int64)
     for k in range(ng):
-        out[k] = _guess_bound(table[guesses[k]], secrets, nh, win, lbtab, counts)
+        counts[:] = 0
+        row = table[guesses[k]]
+        for s in secrets:
+            counts[row[s]] += 1
+        total = np.int64(n)
+        for h in range(nh):
+            if h != win:
+                total += max(lbtab[counts[h]], 3 * counts[h] - most)
+        out[k] = total
     empty = np.empty(0, dtype=np.uint64)
     return out, empty, empty, empty, False
 
@@ -617,15 +633,16 @@ def sort_keys(keys):
 
 
 @njit(cache=True)
-def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta):
+def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta, most):
     """The guesses whose lookahead bound is below ``beta``, best first, with their bounds, and the
-    least bound among the others (``beta``-or-more; NO_BOUND when there is none).
+    least bound among the others (``beta``-or-more; NO_BOUND when there is none). Each class C counts
+    the larger of lbtab[|C|] and 3|C| - ``most``, the set's most key (see hint_keys; 3n: lbtab alone).
 
     Order: lowest bound, then a guess that is itself a possible secret (it may win at once), then the
     lowest code; with ``ordering`` False only the last two keys count (ablation). Sorting only the
     guesses below beta matters: most nodes keep a handful of thousands.
     """
-    bounds, w0, w1, w2, packed = _lookahead(table, guesses, secrets, nh, win, lbtab)
+    bounds, w0, w1, w2, packed = _lookahead(table, guesses, secrets, nh, win, lbtab, most)
     ng = guesses.shape[0]
     rest = NO_BOUND
     m = 0
@@ -706,15 +723,77 @@ def split_classes(table, guess, secrets, nh, win):
     return members, starts, big
 
 
+@intrinsic
+def _seen_key(typingctx, mask, winbit):
+    """popcount(mask) + popcount(mask & winbit) as a uint8, for a uint16 or uint32 mask of the hints a guess
+    makes and winbit = 1 << the winning hint: that is the guess's non-winning classes plus twice 1 if it
+    is a secret (see least_bound). LLVM's ctpop, which the loop vectoriser turns into a few byte shuffles
+    per 16 lanes on AVX2; numba's own integer arithmetic widens every lane to 64 bits, and a bit-twiddled
+    popcount in it took 3.6 times as long on 10000 codes (7.6 us against 2.1)."""
+    if not (isinstance(mask, types.Integer) and not mask.signed and mask == winbit):
+        return None
+
+    def codegen(context, builder, signature, args):
+        x, w = args
+        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [x.type])
+        key = builder.add(builder.call(ctpop, [x]), builder.call(ctpop, [builder.and_(x, w)]))
+        return builder.trunc(key, ir.IntType(8)) if x.type.width > 8 else key
+
+    return types.uint8(mask, winbit), codegen
+
+
 # Sets up to this size take the hint-mask route in least_bound in games with a one-hot table; bigger ones
 # (and every set of a game without the table) count class sizes.
 MASK_MAX = 64
 
 
 @njit(cache=True)
+def hint_keys(onehot, secrets, w0, w1):
+    """The most key over every code as the guess, where a guess's key is its non-empty non-winning
+    classes over ``secrets`` plus twice 1 if it is one of them (so that its fast value, see least_bound,
+    is 3n - key); the keys are left in ``w1`` viewed as bytes, one per code. Needs a one-hot table.
+    **Mutates** the scratch words ``w0`` (the hint masks) and ``w1``.
+
+    A guess's classes over a subset are among its classes over the set, so the most key of a set bounds
+    that of every subset: a class C of it costs at least 3|C| - (the set's most key) (see
+    next_open_guess)."""
+    n = secrets.shape[0]
+    ng = onehot.shape[1]
+    masks = w0.view(onehot.dtype)[:ng]
+    keys = w1.view(np.uint8)[:ng]
+    masks[:] = 0
+    # Four rows per pass over the codes: the masks are loaded and stored once for four rows, not once per
+    # row (about 25% less time with shifted bytes). A short last group repeats a row, which adds no bit.
+    last = n - 1
+    for j in range(0, n, 4):
+        ra = onehot[secrets[j]]
+        rb = onehot[secrets[min(j + 1, last)]]
+        rc = onehot[secrets[min(j + 2, last)]]
+        rd = onehot[secrets[min(j + 3, last)]]
+        for k in range(ng):
+            masks[k] |= (ra[k] | rb[k]) | (rc[k] | rd[k])
+    # The winning hint of any code against itself: table[0, 0] = win, so onehot[0, 0] = 1 << win, of the
+    # table's own type (the key below needs both operands of one unsigned type to stay in narrow lanes).
+    winbit = onehot[0, 0]
+    most = np.uint8(0)
+    for k in range(ng):
+        key = _seen_key(masks[k], winbit)  # classes + 2 cwin, so that guess k's fast value is 3n - key
+        keys[k] = key
+        most = max(most, key)
+    return most
+
+
+@njit(cache=True)
 def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
-    """The least one-step lookahead bound over every code as the guess (see lookahead_bounds).
-    **Mutates** the scratch words ``w0``, ``w1``.
+    """The least one-step lookahead bound over every code as the guess, where each class C of a guess
+    counts the larger of lbtab[|C|] and 3|C| - most, most being the set's most key (hint_keys; the
+    plain bound of lookahead_bounds counts lbtab alone). **Mutates** the scratch words ``w0``, ``w1``.
+
+    Why 3|C| - most: any guess g' on C costs |C| + sum over its non-winning classes D of at least
+    2|D| - 1, that is 3|C| - key_C(g') >= 3|C| - key_S(g') >= 3|C| - most, since C is a subset of the set
+    S and keys only shrink on subsets. It passes the counting bound when no guess splits S finely: a
+    set of 30 secrets whose guesses make at most 11 classes has classes of more than 11 secrets
+    costing more than the counting bound says.
 
     Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
     search.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
@@ -731,56 +810,36 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
     where classes counts its non-empty non-winning classes and cwin is 1 when it is a secret; one
     mask of the hints seen per guess gives both: the OR of the guess's one-hot entries (``onehot[s, g]``
     = 1 << the dense hint of g on s), with no shift per pair, 16 lanes to an AVX2 register for games of
-    at most 16 hints (uint16), 8 for up to 32 (uint32). While n <= t this is the exact bound. Above
+    at most 16 hints (uint16), 8 for up to 32 (uint32), counted by LLVM's vectorised popcount
+    (_seen_key). While n <= min(t, most - 1) this is the exact bound. Above
     t, the guesses are checked in order of rising fast value, each against its exact bound from
-    its class sizes, until the least exact bound found is no more than the next fast value.
+    its class sizes, until the least exact bound found is no more than the next fast value (the fast
+    value still bounds the raised classes: max(lbtab[c], 3c - most) >= 2c - 1).
     """
     n = secrets.shape[0]
     ng = table.shape[0]
     if n > MASK_MAX or onehot.shape[0] == 0:
         return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
-    masks = w0.view(onehot.dtype)[:ng]
-    fast = w1.view(np.int32)[:ng]
-    masks[:] = 0
-    # Four rows per pass over the codes: the masks are loaded and stored once for four rows, not once per
-    # row (about 25% less time with shifted bytes). A short last group repeats a row, which adds no bit.
-    last = n - 1
-    for j in range(0, n, 4):
-        ra = onehot[secrets[j]]
-        rb = onehot[secrets[min(j + 1, last)]]
-        rc = onehot[secrets[min(j + 2, last)]]
-        rd = onehot[secrets[min(j + 3, last)]]
-        for k in range(ng):
-            masks[k] |= (ra[k] | rb[k]) | (rc[k] | rd[k])
-    one = np.uint32(1)
-    lo = np.int64(1) << 62
-    hi = np.int64(0)
-    for k in range(ng):
-        x = np.uint32(masks[k])
-        cwin = (x >> np.uint32(win)) & one
-        # popcount (branch-free, so the loop vectorises); popcount(x) = classes + cwin. Numba widens
-        # uint32 products to 64 bits, hence the final mask.
-        x = x - ((x >> one) & np.uint32(0x55555555))
-        x = (x & np.uint32(0x33333333)) + ((x >> np.uint32(2)) & np.uint32(0x33333333))
-        x = (x + (x >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
-        x = np.uint32(((x * np.uint32(0x01010101)) >> np.uint32(24)) & np.uint32(0xFF))
-        v = np.int32(3 * n) - np.int32(x) - np.int32(cwin)
-        fast[k] = v
-        lo = min(lo, np.int64(v))
-        hi = max(hi, np.int64(v))
-    if n <= t:
+    most = np.int64(hint_keys(onehot, secrets, w0, w1))
+    keys = w1.view(np.uint8)[:ng]
+    lo = np.int64(3 * n) - most
+    if n <= min(t, most - 1):
+        # A class of c <= min(t, most - 1) secrets counts exactly 2c - 1 (lbtab's, and 3c - most is no
+        # more), so every guess's bound is its fast value.
         return lo
     counts = np.empty(nh, dtype=np.int64)
     best = np.int64(1) << 62
     level = lo
     # Invariant: every guess whose fast value is below `level` has been checked exactly; exact >= fast,
-    # so no unchecked guess can beat `level`, and once best <= level, best is the least. Past `hi`
-    # every guess has been checked.
-    while level < best and level <= hi:
+    # so no unchecked guess can beat `level`, and once best <= level, best is the least. No fast value
+    # passes 3n (a key is at least 0), so past 3n every guess has been checked: under a cap every exact
+    # bound may be INF, and best then never falls to the level.
+    while level < best and level <= 3 * n:
+        target = np.int64(3 * n) - level  # the key of a guess of fast value `level`
         for k in range(ng):
-            if fast[k] != level:
+            if keys[k] != target:
                 continue
-            v = _guess_bound(table[k], secrets, nh, win, lbtab, counts)
+            v = _guess_bound(table[k], secrets, nh, win, lbtab, counts, most)
             if v < best:
                 best = v
                 if best <= level:
@@ -793,7 +852,8 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
 def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     """least_bound from per-guess class sizes packed in bytes (the route for big sets): two words of
     eight byte counters per code in the scratch ``w0``, ``w1`` for up to 16 hints, and a third word,
-    allocated here, for up to 24 (five-position games have 20)."""
+    allocated here, for up to 24 (five-position games have 20). The set's most key comes from the
+    same counters: a guess's key is its non-zero bytes, plus one more if its winning byte is non-zero."""
     n = secrets.shape[0]
     ng = table.shape[0]
     zero = np.uint64(0)
@@ -825,10 +885,21 @@ def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     wshift = np.uint64((win & 7) * 8)
     keep = ~(np.uint64(255) << wshift)
     byte = np.uint64(255)
+    most = np.int64(0)
+    for k in range(ng):
+        a = w0[k]
+        b = w1[k]
+        c = w2[k] if words3 else zero
+        won = a if win < 8 else (b if win < 16 else c)
+        key = _nonzero_bytes(a) + _nonzero_bytes(b) + _nonzero_bytes(c) + np.int64((won >> wshift) & byte != zero)
+        most = max(most, key)
     best = np.int64(1) << 62
     if n <= t2:
-        # Every class costs exactly 2c - 1 + max(0, c - t): branch-free, so the loop vectorises (the
-        # test of words3 does not change inside it, so the compiler hoists it).
+        # Every class costs exactly 2c - 1 + max(0, c - tk), tk = min(t, most - 1): lbtab's 2c - 1 + max(0,
+        # c - t), raised to 3c - most where that is more (from c = most on, as most <= t whenever tk < t:
+        # a class passing t then counts 3c - most >= lbtab's 3c - 1 - t). Branch-free, so the loop
+        # vectorises (the test of words3 does not change inside it, so the compiler hoists it).
+        tk = min(np.int64(t), most - 1)
         for k in range(ng):
             a = w0[k]
             b = w1[k]
@@ -842,9 +913,9 @@ def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
             else:
                 cwin = np.int64((c >> wshift) & byte)
                 c &= keep
-            value = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) + _excess(a, t) + _excess(b, t)
+            value = 3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) + _excess(a, tk) + _excess(b, tk)
             if words3:
-                value += _excess(c, t) - _nonzero_bytes(c)
+                value += _excess(c, tk) - _nonzero_bytes(c)
             if value < best:
                 best = value
         return best
@@ -853,7 +924,8 @@ def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
         for h in range(nh):
             if h != win:
                 w = w0[k] if h < 8 else (w1[k] if h < 16 else w2[k])
-                value += lbtab[(w >> np.uint64((h & 7) * 8)) & byte]
+                c = np.int64((w >> np.uint64((h & 7) * 8)) & byte)
+                value += max(lbtab[c], 3 * c - most)
         if value < best:
             best = value
     return best
@@ -980,8 +1052,8 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
                 slots, ent, pool, state, zob, w0, w1, stats):
     """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching: the
     memoised value or bound if there is one, else the least one-step lookahead bound over every code
-    as the guess (each guess costs at least its lookahead bound, so the best one does too), which is
-    memoised. Needs memo room for one entry and len(secrets) pool places. **Mutates** the memo arrays,
+    as the guess, classes counting at least 3|C| - the set's most key (see least_bound; each guess
+    costs at least its lookahead bound, so the best one does too), which is memoised. Needs memo room for one entry and len(secrets) pool places. **Mutates** the memo arrays,
     the scratch words and ``stats``."""
     n = secrets.shape[0]
     if n <= 2 or lb[depth, n] >= INF:
@@ -1011,16 +1083,29 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
     else:
         # Sets of more than 255 secrets (near the root), or of more than 64 in games of more than 24 hints,
         # or any set of such a game without a one-hot table: plain counts.
-        value = NO_BOUND
+        # First the set's most key (a guess's non-empty non-winning classes, plus twice 1 if it is a
+        # secret), then each guess's bound with it (see least_bound).
         counts = np.empty(nh, dtype=np.int64)
+        most = np.int64(0)
         for g in range(table.shape[0]):
-            value = min(value, _guess_bound(table[g], secrets, nh, win, lbtab, counts))
+            row = table[g]
+            counts[:] = 0
+            for s in secrets:
+                counts[row[s]] += 1
+            key = np.int64(0)
+            for h in range(nh):
+                if counts[h] > 0:
+                    key += 2 if h == win else 1
+            most = max(most, key)
+        value = NO_BOUND
+        for g in range(table.shape[0]):
+            value = min(value, _guess_bound(table[g], secrets, nh, win, lbtab, counts, most))
     memo_put(slots, ent, pool, state, zob, secrets, keydepth, value, np.int64(-1))
     return value
 
 
 @njit(cache=True)
-def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim,
+def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, most, depth, capped, nh, win, lb, tlim, t2lim,
                     lookahead, ordering, two_phase, scan_all, slots, ent, pool, state, zob, w0, w1, stats):
     """The search's loop over the guesses of one set, up to the next guess that needs a search.
     **Mutates** the memo arrays, the scratch words and ``stats``.
@@ -1067,23 +1152,31 @@ def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, depth,
             total = np.int64(n)
             for h in range(nh):
                 if h != win:
-                    total += classes_lb[starts[h + 1] - starts[h]]
+                    c = starts[h + 1] - starts[h]
+                    total += max(classes_lb[c], 3 * c - most)
             if total >= beta:
                 least = min(least, total)
                 continue
         base = np.empty(big.shape[0], dtype=np.int64)
         for j in range(big.shape[0]):
-            base[j] = classes_lb[starts[big[j] + 1] - starts[big[j]]]
-        if two_phase:
-            # Bounds already in the memo cost nothing: take them all before scanning any class.
+            # As in the guess's bound (ordered_guesses): a class C costs at least its counting bound,
+            # and at least 3|C| - most, since every guess g' on C costs |C| + sum over its non-winning
+            # classes D of at least 2|D| - 1, that is 3|C| - key_C(g'), and key_C(g') <= key_S(g') <= most
+            # as C is a subset of S (see hint_keys).
+            c = starts[big[j] + 1] - starts[big[j]]
+            base[j] = max(classes_lb[c], 3 * c - most)
+        if two_phase and (total < beta or scan_all):
+            # Bounds already in the memo cost nothing: take them all before scanning any class. (Each
+            # is a lower bound on the class, so the larger of it and the class's bound so far is too.)
             known = np.empty(big.shape[0], dtype=np.bool_)
             known[:] = False
             for j in range(big.shape[0]):
                 h = big[j]
                 e, _ = memo_find(slots, ent, pool, zob, members[starts[h]:starts[h + 1]], ckey)
                 if e >= 0:
-                    total += ent[e, MEMO_VALUE] - base[j]
-                    base[j] = ent[e, MEMO_VALUE]
+                    value = max(ent[e, MEMO_VALUE], base[j])
+                    total += value - base[j]
+                    base[j] = value
                     known[j] = True
             if total < beta or scan_all:
                 for j in range(big.shape[0]):
@@ -1092,13 +1185,14 @@ def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, depth,
                     h = big[j]
                     value = class_bound(table, onehot, members[starts[h]:starts[h + 1]], depth - 1, ckey, nh, win,
                                         lb, tlim, t2lim, slots, ent, pool, state, zob, w0, w1, stats)
+                    value = max(value, base[j])
                     total += value - base[j]
                     base[j] = value
                     if total >= beta and not scan_all:
                         break
-            if total >= beta:
-                least = min(least, total)
-                continue
+        if total >= beta:
+            least = min(least, total)
+            continue
         return 0, idx, total, members, starts, big, base, least
     return 1, guesses.shape[0], np.int64(0), none, no_starts, empty_big, empty_big, least
 
@@ -1181,15 +1275,16 @@ SEARCH_SIGNATURES = MappingProxyType({
     "excess_bound_limit": (_I64_1R, _I),
     "node_group": (_U8_2R, _I, _I64_1, _I32_1, _B, _I8_2R),
     "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
-    "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I),
+    "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I, _I),
     "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
+    "hint_keys": (_U16_2R, _I32_1, _U64_1, _U64_1),
     # (table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2lim, the memo's slots, entries, pool and
     # state, zob, the two scratch word arrays, counters)
     "class_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I, _I, _I64_2R, _I64_1R, _I64_1R, _I64_1, _I64_2, _I32_1,
                     _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1),
-    # (table, onehot, guesses, bounds, start, secrets, beta, depth, capped, nh, win, lb, tlim, t2lim, four
+    # (table, onehot, guesses, bounds, start, secrets, beta, most, depth, capped, nh, win, lb, tlim, t2lim, four
     # options, the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
-    "next_open_guess": (_U8_2R, _U16_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _B, _I, _I, _I64_2R, _I64_1R,
+    "next_open_guess": (_U8_2R, _U16_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _I, _B, _I, _I, _I64_2R, _I64_1R,
                         _I64_1R, _B, _B, _B, _B, _I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1),
 })
 

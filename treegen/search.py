@@ -309,6 +309,7 @@ class GuessScan:
     guesses: np.ndarray
     bounds: np.ndarray
     least: int
+    most: int  # the most key of the set (kernels.hint_keys), or 3|S| where no class bound is taken from it
 
 
 @dataclass
@@ -427,10 +428,16 @@ class Solver:
         counting bound), or by |S| alone without ``lookahead``; best first with ``ordering``.
         """
         lbtab = self.bounds.lb[depth - 1] if self.lookahead else self._flat_bounds()
+        # The set's most key bounds each class C of every guess by 3|C| - most (see kernels.hint_keys):
+        # part of the lookahead lever, and only where the one-hot table is; 3|S| bounds no class.
+        onehot = self.tables.onehot
+        most = 3 * secrets.shape[0]
+        if self.lookahead and onehot.shape[0] > 0:
+            most = int(kernels.hint_keys(onehot, secrets, self._w0, self._w1))
         guesses, bounds, rest = kernels.ordered_guesses(
             self.table, self.candidate_guesses(secrets, history), secrets, self.nh, self.win, lbtab,
-            self.ordering, beta)
-        return GuessScan(secrets, depth, guesses, bounds, int(rest))
+            self.ordering, beta, most)
+        return GuessScan(secrets, depth, guesses, bounds, int(rest), most)
 
     def next_open(self, scan: GuessScan, start: int, beta: int, scan_all: bool = False) -> OpenGuess | None:
         """The first guess of ``scan`` from index ``start`` still below ``beta`` once its big classes are
@@ -441,7 +448,7 @@ class Solver:
         memo = self.memo
         while True:
             status, idx, total, members, starts, big, base, least = kernels.next_open_guess(
-                self.table, self.tables.onehot, scan.guesses, scan.bounds, start, secrets, beta, depth,
+                self.table, self.tables.onehot, scan.guesses, scan.bounds, start, secrets, beta, scan.most, depth,
                 self.cap is not None, self.nh, self.win, self.bounds.lb, self.fast_limit, self.excess_limit,
                 self.lookahead, self.ordering, self.two_phase, scan_all, memo.slots, memo.ent, memo.pool, memo.state,
                 memo.zob, self._w0, self._w1, self._counts)
@@ -529,7 +536,7 @@ class Solver:
         self._counts[kernels.STAT_NODES] += 1
         guesses = self.candidate_guesses(secrets, history)
         guesses, _, _ = kernels.ordered_guesses(
-            self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF
+            self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF, 3 * n
         )
         fits = -1
         for g in guesses:
