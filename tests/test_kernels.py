@@ -63,7 +63,7 @@ def test_lookahead_and_least_bounds(spec):
             for onehot in (t.onehot, NO_ONEHOT):
                 if (n <= kernels.MASK_MAX and onehot.shape[0]) or (n <= 255 and t.nh <= 24):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
-                                              t.excess_limit[depth - 1], w0, w1)
+                                              t.excess_limit[depth - 1], w0, w1, False)
                     assert got == least_raised(t, secrets, lbtab)
 
 
@@ -97,7 +97,7 @@ def test_least_bound_on_search_classes(spec):
                 raised.add(want > plain_bounds(t, t.all_guesses, secrets, lbtab).min())
                 for onehot in (t.onehot, NO_ONEHOT):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
-                                              t.excess_limit[depth - 1], w0, w1)
+                                              t.excess_limit[depth - 1], w0, w1, False)
                     assert got == want
                 seen.add(secrets.shape[0] <= kernels.MASK_MAX and secrets.shape[0] > t.fast_limit[depth - 1])
     assert True in seen  # the checked route was taken
@@ -163,8 +163,9 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
 
 
 @pytest.mark.parametrize("spec", ["bulls-cows", "royale"])
-def test_hint_keys(spec):
-    """The most key of a set (16- and 32-bit one-hot tables), each code's key left in the scratch bytes."""
+def test_most_key(spec):
+    """least_bound's keys_only: the most key of a set (16- and 32-bit one-hot tables), each code's key left
+    in the scratch bytes."""
     game = resolve_game(spec)
     t = search_tables(game)
     rng = np.random.default_rng(9)
@@ -174,5 +175,6 @@ def test_hint_keys(spec):
         secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
         seen = class_sizes(t, t.all_guesses, secrets) > 0
         keys = seen.sum(axis=1) + seen[:, t.win]
-        assert kernels.hint_keys(t.onehot, secrets, w0, w1) == keys.max()
+        lbtab = t.bounds.lb[63]
+        assert kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, 0, 0, w0, w1, True) == keys.max()
         assert (w1.view(np.uint8)[:game.size] == keys).all()

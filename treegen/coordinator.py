@@ -609,9 +609,9 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
 # time, the other kernels and the game's scorer the other half. split_classes, a callee of next_open_guess,
 # is the main process's: the helper compiles class_bound first, so it reaches split_classes some seconds
 # in, long after the main process (which compiles it second) has put it in the cache.
-AHEAD = (("class_bound", "next_open_guess"),
+AHEAD = (("class_bound", "least_bound", "next_open_guess"),
          ("split_classes", "fast_bound_limit", "excess_bound_limit", "node_group", "canonical_codes",
-          "ordered_guesses", "hint_keys"))
+          "ordered_guesses"))
 
 
 def _fork_is_safe() -> bool:

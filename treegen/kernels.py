@@ -239,7 +239,7 @@ def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
 def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
     """``lookahead_bounds`` with the packed counters it used: (bounds, w0, w1, w2, packed); when
     ``packed`` is False (big sets or many hints) the words are empty. Each class C counts at least
-    3|C| - ``most`` too, where ``most`` is the set's most key (see hint_keys; 3n takes nothing from it).
+    3|C| - ``most`` too, where ``most`` is the set's most key (see least_bound; 3n takes nothing from it).
 
     ``table`` holds dense hint ids (0..nh-1), ``win`` is the all-bulls id.
 
@@ -636,7 +636,7 @@ def sort_keys(keys):
 def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta, most):
     """The guesses whose lookahead bound is below ``beta``, best first, with their bounds, and the
     least bound among the others (``beta``-or-more; NO_BOUND when there is none). Each class C counts
-    the larger of lbtab[|C|] and 3|C| - ``most``, the set's most key (see hint_keys; 3n: lbtab alone).
+    the larger of lbtab[|C|] and 3|C| - ``most``, the set's most key (see least_bound; 3n: lbtab alone).
 
     Order: lowest bound, then a guess that is itself a possible secret (it may win at once), then the
     lowest code; with ``ordering`` False only the last two keys count (ablation). Sorting only the
@@ -748,52 +748,22 @@ MASK_MAX = 64
 
 
 @njit(cache=True)
-def hint_keys(onehot, secrets, w0, w1):
-    """The most key over every code as the guess, where a guess's key is its non-empty non-winning
-    classes over ``secrets`` plus twice 1 if it is one of them (so that its fast value, see least_bound,
-    is 3n - key); the keys are left in ``w1`` viewed as bytes, one per code. Needs a one-hot table.
-    **Mutates** the scratch words ``w0`` (the hint masks) and ``w1``.
-
-    A guess's classes over a subset are among its classes over the set, so the most key of a set bounds
-    that of every subset: a class C of it costs at least 3|C| - (the set's most key) (see
-    next_open_guess)."""
-    n = secrets.shape[0]
-    ng = onehot.shape[1]
-    masks = w0.view(onehot.dtype)[:ng]
-    keys = w1.view(np.uint8)[:ng]
-    masks[:] = 0
-    # Four rows per pass over the codes: the masks are loaded and stored once for four rows, not once per
-    # row (about 25% less time with shifted bytes). A short last group repeats a row, which adds no bit.
-    last = n - 1
-    for j in range(0, n, 4):
-        ra = onehot[secrets[j]]
-        rb = onehot[secrets[min(j + 1, last)]]
-        rc = onehot[secrets[min(j + 2, last)]]
-        rd = onehot[secrets[min(j + 3, last)]]
-        for k in range(ng):
-            masks[k] |= (ra[k] | rb[k]) | (rc[k] | rd[k])
-    # The winning hint of any code against itself: table[0, 0] = win, so onehot[0, 0] = 1 << win, of the
-    # table's own type (the key below needs both operands of one unsigned type to stay in narrow lanes).
-    winbit = onehot[0, 0]
-    most = np.uint8(0)
-    for k in range(ng):
-        key = _seen_key(masks[k], winbit)  # classes + 2 cwin, so that guess k's fast value is 3n - key
-        keys[k] = key
-        most = max(most, key)
-    return most
-
-
-@njit(cache=True)
-def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
+def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only):
     """The least one-step lookahead bound over every code as the guess, where each class C of a guess
-    counts the larger of lbtab[|C|] and 3|C| - most, most being the set's most key (hint_keys; the
-    plain bound of lookahead_bounds counts lbtab alone). **Mutates** the scratch words ``w0``, ``w1``.
+    counts the larger of lbtab[|C|] and 3|C| - most, most being the set's most key (the plain bound of
+    lookahead_bounds counts lbtab alone); with ``keys_only``, the most key alone, for a set of any size
+    in a game with a one-hot table. **Mutates** the scratch words ``w0``, ``w1``: with ``keys_only`` the
+    keys are left in ``w1`` viewed as bytes, one per code.
 
-    Why 3|C| - most: any guess g' on C costs |C| + sum over its non-winning classes D of at least
-    2|D| - 1, that is 3|C| - key_C(g') >= 3|C| - key_S(g') >= 3|C| - most, since C is a subset of the set
-    S and keys only shrink on subsets. It passes the counting bound when no guess splits S finely: a
-    set of 30 secrets whose guesses make at most 11 classes has classes of more than 11 secrets
-    costing more than the counting bound says.
+    A guess's key over a set is its non-empty non-winning classes plus twice 1 if it is one of the
+    secrets; the set's most key is the most over every code. Why 3|C| - most: any guess g' on C costs
+    |C| + sum over its non-winning classes D of at least 2|D| - 1, that is 3|C| - key_C(g') >= 3|C| -
+    key_S(g') >= 3|C| - most, since C is a subset of the set S and a guess's classes over a subset are
+    among its classes over the set. It passes the counting bound when no guess splits S finely: a set
+    of 30 secrets whose guesses make at most 11 classes has classes of more than 10 secrets costing more
+    than the counting bound says. (The search takes a node's most key this way too: see
+    next_open_guess. The keys are computed here, not in a function of their own, because a jitted
+    callee costs class_bound's compile about 0.4 s on the first run.)
 
     Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
     search.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
@@ -818,10 +788,32 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1):
     """
     n = secrets.shape[0]
     ng = table.shape[0]
-    if n > MASK_MAX or onehot.shape[0] == 0:
+    if not keys_only and (n > MASK_MAX or onehot.shape[0] == 0):
         return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
-    most = np.int64(hint_keys(onehot, secrets, w0, w1))
+    masks = w0.view(onehot.dtype)[:ng]
     keys = w1.view(np.uint8)[:ng]
+    masks[:] = 0
+    # Four rows per pass over the codes: the masks are loaded and stored once for four rows, not once per
+    # row (about 25% less time with shifted bytes). A short last group repeats a row, which adds no bit.
+    last = n - 1
+    for j in range(0, n, 4):
+        ra = onehot[secrets[j]]
+        rb = onehot[secrets[min(j + 1, last)]]
+        rc = onehot[secrets[min(j + 2, last)]]
+        rd = onehot[secrets[min(j + 3, last)]]
+        for k in range(ng):
+            masks[k] |= (ra[k] | rb[k]) | (rc[k] | rd[k])
+    # The winning hint of any code against itself: table[0, 0] = win, so onehot[0, 0] = 1 << win, of the
+    # table's own type (the key below needs both operands of one unsigned type to stay in narrow lanes).
+    winbit = onehot[0, 0]
+    most = np.uint8(0)
+    for k in range(ng):
+        key = _seen_key(masks[k], winbit)  # classes + 2 cwin, so that guess k's fast value is 3n - key
+        keys[k] = key
+        most = max(most, key)
+    most = np.int64(most)
+    if keys_only:
+        return most
     lo = np.int64(3 * n) - most
     if n <= min(t, most - 1):
         # A class of c <= min(t, most - 1) secrets counts exactly 2c - 1 (lbtab's, and 3c - most is no
@@ -1079,7 +1071,9 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
     stats[STAT_SCANS] += 1
     lbtab = lb[depth - 1]
     if (n <= MASK_MAX and onehot.shape[0] > 0) or (n <= 255 and nh <= 24):
-        value = least_bound(table, onehot, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1)
+        # np.bool_: a bare False would be typed Literal[bool] and compile least_bound a second time
+        value = least_bound(table, onehot, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1,
+                            np.bool_(False))
     else:
         # Sets of more than 255 secrets (near the root), or of more than 64 in games of more than 24 hints,
         # or any set of such a game without a one-hot table: plain counts.
@@ -1162,7 +1156,7 @@ def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, most, 
             # As in the guess's bound (ordered_guesses): a class C costs at least its counting bound,
             # and at least 3|C| - most, since every guess g' on C costs |C| + sum over its non-winning
             # classes D of at least 2|D| - 1, that is 3|C| - key_C(g'), and key_C(g') <= key_S(g') <= most
-            # as C is a subset of S (see hint_keys).
+            # as C is a subset of S (see least_bound).
             c = starts[big[j] + 1] - starts[big[j]]
             base[j] = max(classes_lb[c], 3 * c - most)
         if two_phase and (total < beta or scan_all):
@@ -1277,7 +1271,9 @@ SEARCH_SIGNATURES = MappingProxyType({
     "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
     "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I, _I),
     "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
-    "hint_keys": (_U16_2R, _I32_1, _U64_1, _U64_1),
+    # (table, onehot, secrets, nh, win, lbtab, t, t2, the two scratch word arrays, keys_only): a callee of
+    # class_bound, and called for a node's most key (search.Solver.scan)
+    "least_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I64_1R, _I, _I, _U64_1, _U64_1, _B),
     # (table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2lim, the memo's slots, entries, pool and
     # state, zob, the two scratch word arrays, counters)
     "class_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I, _I, _I64_2R, _I64_1R, _I64_1R, _I64_1, _I64_2, _I32_1,

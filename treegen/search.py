@@ -309,7 +309,7 @@ class GuessScan:
     guesses: np.ndarray
     bounds: np.ndarray
     least: int
-    most: int  # the most key of the set (kernels.hint_keys), or 3|S| where no class bound is taken from it
+    most: int  # the most key of the set (kernels.least_bound), or 3|S| where no class bound is taken from it
 
 
 @dataclass
@@ -428,12 +428,13 @@ class Solver:
         counting bound), or by |S| alone without ``lookahead``; best first with ``ordering``.
         """
         lbtab = self.bounds.lb[depth - 1] if self.lookahead else self._flat_bounds()
-        # The set's most key bounds each class C of every guess by 3|C| - most (see kernels.hint_keys):
+        # The set's most key bounds each class C of every guess by 3|C| - most (see kernels.least_bound):
         # part of the lookahead lever, and only where the one-hot table is; 3|S| bounds no class.
         onehot = self.tables.onehot
         most = 3 * secrets.shape[0]
         if self.lookahead and onehot.shape[0] > 0:
-            most = int(kernels.hint_keys(onehot, secrets, self._w0, self._w1))
+            most = int(kernels.least_bound(self.table, onehot, secrets, self.nh, self.win, lbtab, 0, 0, self._w0,
+                                           self._w1, True))
         guesses, bounds, rest = kernels.ordered_guesses(
             self.table, self.candidate_guesses(secrets, history), secrets, self.nh, self.win, lbtab,
             self.ordering, beta, most)
