@@ -178,3 +178,70 @@ def test_most_key(spec):
         lbtab = t.bounds.lb[63]
         assert kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, 0, 0, w0, w1, True) == keys.max()
         assert (w1.view(np.uint8)[:game.size] == keys).all()
+
+
+def search_classes(t, rng, sets):
+    """Classes the search meets: from all codes, follow random guesses into a random class of 3 or more."""
+    size = t.table.shape[0]
+    out = []
+    while len(out) < sets:
+        secrets = np.arange(size, dtype=np.int32)
+        while secrets.shape[0] > 3 and len(out) < sets:
+            row = t.table[int(rng.integers(size))][secrets]
+            sizes = np.bincount(row, minlength=t.nh)
+            sizes[t.win] = 0
+            if not (sizes >= 3).any():
+                break
+            secrets = secrets[row == int(rng.choice(np.flatnonzero(sizes >= 3)))]
+            out.append(secrets)
+    return out
+
+
+@pytest.mark.parametrize("spec, sets", [("bulls-cows", 25), ("royale", 40), ("mm:6:3", 200)])
+def test_raised_bounds_on_search_classes(spec, sets):
+    """With a set's most key, every guess's bound (ordered_guesses, packed 2 or 3 words or plain counts) and
+    the least bound by every route class_bound takes (one-hot masks, packed bytes, plain counts; mm:6:3 has
+    27 hints and no table) match a numpy count of the raised classes, capped and uncapped, with and without
+    the crush price; and the raise passes the counting bound somewhere on each route."""
+    from treegen.search import Memo
+
+    game = resolve_game(spec)
+    rng = np.random.default_rng(1)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    classes = search_classes(search_tables(game), rng, sets)  # mm:6:3's raise is rarer: more of them
+    active = {}
+    for t in (search_tables(game), search_tables(game, 5 * game.size + 1)):
+        for secrets in classes:
+            n = secrets.shape[0]
+            most = most_key(t, secrets)
+            for depth in (3, 4, 64):
+                lbtab = t.bounds.lb[depth - 1]
+                guesses, bounds, rest = kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, lbtab,
+                                                                True, kernels.INF, most)
+                want = plain_bounds(t, t.all_guesses, secrets, lbtab, most)
+                assert (bounds == want[guesses]).all() and len(guesses) == (want < kernels.INF).sum()
+                assert rest == (want[want >= kernels.INF].min() if len(guesses) < game.size else kernels.NO_BOUND)
+                plain = plain_bounds(t, t.all_guesses, secrets, lbtab).min()
+                for onehot in (t.onehot, NO_ONEHOT):
+                    memo = Memo(game.size)
+                    memo.make_room(1, n)
+                    got = kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
+                                              t.excess_limit, *memo.arrays(), w0, w1, np.zeros(3, dtype=np.int64))
+                    if n <= 2 or t.bounds.lb[depth, n] >= kernels.INF or memo.get(secrets, 0).exact:
+                        continue  # closed forms and member_splits' exact values
+                    assert got == least_raised(t, secrets, lbtab)
+                    route = ("masks" if n <= kernels.MASK_MAX and onehot.shape[0] else
+                             "packed" if n <= 255 and t.nh <= 24 else "plain")
+                    active[route] = active.get(route, False) or got > plain
+    assert all(active.values()) and active, active
+
+
+def test_scan_takes_the_sets_most_key():
+    """Solver.scan bounds a node's guesses with the set's most key (and 3n, no raise, without lookahead)."""
+    game = resolve_game("bulls-cows")
+    rng = np.random.default_rng(4)
+    for secrets in search_classes(search_tables(game), rng, 10):
+        scan = search.Solver(game).scan(secrets, kernels.NO_BOUND, (), 64)
+        assert scan.most == most_key(search_tables(game), secrets)
+        assert search.Solver(game, lookahead=False).scan(secrets, kernels.NO_BOUND, (), 64).most == 3 * len(secrets)

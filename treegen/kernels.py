@@ -34,7 +34,7 @@ from types import MappingProxyType
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import config, njit, types
 from numba.extending import intrinsic
 
 INF = np.int64(1) << 40
@@ -723,23 +723,29 @@ def split_classes(table, guess, secrets, nh, win):
     return members, starts, big
 
 
-@intrinsic
-def _seen_key(typingctx, mask, winbit):
-    """popcount(mask) + popcount(mask & winbit) as a uint8, for a uint16 or uint32 mask of the hints a guess
-    makes and winbit = 1 << the winning hint: that is the guess's non-winning classes plus twice 1 if it
-    is a secret (see least_bound). LLVM's ctpop, which the loop vectoriser turns into a few byte shuffles
-    per 16 lanes on AVX2; numba's own integer arithmetic widens every lane to 64 bits, and a bit-twiddled
-    popcount in it took 3.6 times as long on 10000 codes (7.6 us against 2.1)."""
-    if not (isinstance(mask, types.Integer) and not mask.signed and mask == winbit):
-        return None
+if config.DISABLE_JIT:
+    def _seen_key(mask, winbit):
+        """popcount(mask) + popcount(mask & winbit) (see the intrinsic below), for NUMBA_DISABLE_JIT, where
+        an intrinsic cannot run."""
+        return np.uint8(int(mask).bit_count() + int(mask & winbit).bit_count())
+else:
+    @intrinsic
+    def _seen_key(typingctx, mask, winbit):
+        """popcount(mask) + popcount(mask & winbit) as a uint8, for a uint16 or uint32 mask of the hints a
+        guess makes and winbit = 1 << the winning hint: that is the guess's non-winning classes plus twice 1
+        if it is a secret (see least_bound). LLVM's ctpop, which the loop vectoriser turns into a few byte
+        shuffles per 16 lanes on AVX2; numba's own integer arithmetic widens every lane to 64 bits, and a
+        bit-twiddled popcount in it took 3.6 times as long on 10000 codes (7.6 us against 2.1)."""
+        if not (isinstance(mask, types.Integer) and not mask.signed and mask == winbit):
+            return None
 
-    def codegen(context, builder, signature, args):
-        x, w = args
-        ctpop = builder.module.declare_intrinsic("llvm.ctpop", [x.type])
-        key = builder.add(builder.call(ctpop, [x]), builder.call(ctpop, [builder.and_(x, w)]))
-        return builder.trunc(key, ir.IntType(8)) if x.type.width > 8 else key
+        def codegen(context, builder, signature, args):
+            x, w = args
+            ctpop = builder.module.declare_intrinsic("llvm.ctpop", [x.type])
+            key = builder.add(builder.call(ctpop, [x]), builder.call(ctpop, [builder.and_(x, w)]))
+            return builder.trunc(key, ir.IntType(8)) if x.type.width > 8 else key
 
-    return types.uint8(mask, winbit), codegen
+        return types.uint8(mask, winbit), codegen
 
 
 # Sets up to this size take the hint-mask route in least_bound in games with a one-hot table; bigger ones
@@ -824,9 +830,9 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     level = lo
     # Invariant: every guess whose fast value is below `level` has been checked exactly; exact >= fast,
     # so no unchecked guess can beat `level`, and once best <= level, best is the least. No fast value
-    # passes 3n (a key is at least 0), so past 3n every guess has been checked: under a cap every exact
-    # bound may be INF, and best then never falls to the level.
-    while level < best and level <= 3 * n:
+    # reaches 3n (every key is at least 1: a guess makes a class or wins), so at 3n every guess has been
+    # checked: under a cap every exact bound may be INF, and best then never falls to the level.
+    while level < best and level < 3 * n:
         target = np.int64(3 * n) - level  # the key of a guess of fast value `level`
         for k in range(ng):
             if keys[k] != target:
@@ -1159,7 +1165,7 @@ def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, most, 
             # as C is a subset of S (see least_bound).
             c = starts[big[j] + 1] - starts[big[j]]
             base[j] = max(classes_lb[c], 3 * c - most)
-        if two_phase and (total < beta or scan_all):
+        if two_phase:
             # Bounds already in the memo cost nothing: take them all before scanning any class. (Each
             # is a lower bound on the class, so the larger of it and the class's bound so far is too.)
             known = np.empty(big.shape[0], dtype=np.bool_)
