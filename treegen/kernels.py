@@ -765,9 +765,9 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     secrets; the set's most key is the most over every code. Why 3|C| - most: any guess g' on C costs
     |C| + sum over its non-winning classes D of at least 2|D| - 1, that is 3|C| - key_C(g') >= 3|C| -
     key_S(g') >= 3|C| - most, since C is a subset of the set S and a guess's classes over a subset are
-    among its classes over the set. It passes the counting bound when no guess splits S finely: a set
-    of 30 secrets whose guesses make at most 11 classes has classes of more than 10 secrets costing more
-    than the counting bound says. (The search takes a node's most key this way too: see
+    among its classes over the set. It passes the counting bound when no guess splits S finely: in a set
+    whose most key is 11 (numbers-baseball's counting bound assumes 15), classes of more than 10 secrets
+    cost more than the counting bound says. (The search takes a node's most key this way too: see
     next_open_guess. The keys are computed here, not in a function of their own, because a jitted
     callee costs class_bound's compile about 0.4 s on the first run.)
 
