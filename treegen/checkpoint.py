@@ -25,7 +25,7 @@ from .rules import TreegenError
 MANIFEST = "treegen-checkpoint.json"
 FORMAT = "treegen-checkpoint"
 SEARCH_FORMAT = 3  # bump when the search's subproblems or their outcomes change meaning (3: the raised
-# class bound of 7a95868 changed node counts and, among equal totals, the trees)
+# class bound of de57688 changed node counts and, among equal totals, the trees)
 
 
 class CheckpointError(TreegenError):

@@ -247,7 +247,7 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
     level has room for t secrets of a class, its third for the rest), the sum over classes is
     2 * (secrets outside the winning class) - (non-empty non-winning classes) + (sum of max(0, c - t)),
     which packed counters give with a few word operations and no branch. The larger of that and
-    3c - most is 2c - 1 + max(0, c - T) with T = min(t, most - 1) (for c <= t2, since most <= t + 1 there
+    3c - most is 2c - 1 + max(0, c - T) with T = min(t, most - 1) (for c <= t2, since most <= t there
     when T < t: the third level's 3c - 1 - t is then no more than 3c - most), so the same words give it.
     """
     n = secrets.shape[0]
@@ -293,15 +293,7 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
         return out, w0, w1, w2, True
     counts = np.empty(nh, dtype=np.int64)
     for k in range(ng):
-        counts[:] = 0
-        row = table[guesses[k]]
-        for s in secrets:
-            counts[row[s]] += 1
-        total = np.int64(n)
-        for h in range(nh):
-            if h != win:
-                total += max(lbtab[counts[h]], 3 * counts[h] - most)
-        out[k] = total
+        out[k] = _guess_bound(table[guesses[k]], secrets, nh, win, lbtab, counts, most)
     empty = np.empty(0, dtype=np.uint64)
     return out, empty, empty, empty, False
 
@@ -1051,8 +1043,9 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
     """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching: the
     memoised value or bound if there is one, else the least one-step lookahead bound over every code
     as the guess, classes counting at least 3|C| - the set's most key (see least_bound; each guess
-    costs at least its lookahead bound, so the best one does too), which is memoised. Needs memo room for one entry and len(secrets) pool places. **Mutates** the memo arrays,
-    the scratch words and ``stats``."""
+    costs at least its lookahead bound, so the best one does too), which is memoised. Needs memo room
+    for one entry and len(secrets) pool places. **Mutates** the memo arrays, the scratch words and
+    ``stats``."""
     n = secrets.shape[0]
     if n <= 2 or lb[depth, n] >= INF:
         return lb[depth, n]
