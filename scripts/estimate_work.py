@@ -53,7 +53,7 @@ import numpy as np
 
 from treegen import kernels
 from treegen.rules import Game, format_code, format_hint, resolve_game
-from treegen.search import INF, UNCAPPED, Solver, search_tables
+from treegen.search import INF, UNCAPPED, Solver, no_view, search_tables
 
 # -- one subproblem, solved in a forked child -----------------------------------------------------------
 
@@ -470,7 +470,7 @@ def kernel_timings(spec: str, say) -> None:
             memo.slots[:] = -1
             kernels.class_bound(t.table, t.onehot, secrets, lbtab_depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
                                 t.excess_limit, memo.slots, memo.ent, memo.pool, memo.state, memo.zob, solver._w0,
-                                solver._w1, solver._counts)
+                                solver._w1, solver._counts, *no_view(t.onehot), secrets)
         cb = (time.process_time() - start) / reps / (codes * n) * 1e9
         start = time.process_time()
         for _ in range(reps):

@@ -5,7 +5,7 @@ import pytest
 
 from treegen import kernels, search
 from treegen.rules import resolve_game
-from treegen.search import onehot_table, search_tables
+from treegen.search import no_view, node_view, onehot_table, search_tables
 
 NO_ONEHOT = np.empty((0, 0), dtype=np.uint16)  # what a game without a one-hot table passes (read-only)
 NO_ONEHOT.flags.writeable = False
@@ -63,7 +63,7 @@ def test_lookahead_and_least_bounds(spec):
             for onehot in (t.onehot, NO_ONEHOT):
                 if (n <= kernels.MASK_MAX and onehot.shape[0]) or (n <= 255 and t.nh <= 24):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
-                                              t.excess_limit[depth - 1], w0, w1, False)
+                                              t.excess_limit[depth - 1], w0, w1, False, *no_view(onehot), secrets)
                     assert got == least_raised(t, secrets, lbtab)
 
 
@@ -97,7 +97,7 @@ def test_least_bound_on_search_classes(spec):
                 raised.add(want > plain_bounds(t, t.all_guesses, secrets, lbtab).min())
                 for onehot in (t.onehot, NO_ONEHOT):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
-                                              t.excess_limit[depth - 1], w0, w1, False)
+                                              t.excess_limit[depth - 1], w0, w1, False, *no_view(onehot), secrets)
                     assert got == want
                 seen.add(secrets.shape[0] <= kernels.MASK_MAX and secrets.shape[0] > t.fast_limit[depth - 1])
     assert True in seen  # the checked route was taken
@@ -156,7 +156,8 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
                 memo.make_room(1, n)
                 counts = np.zeros(3, dtype=np.int64)
                 got = kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb,
-                                          t.fast_limit, t.excess_limit, *memo.arrays(), w0, w1, counts)
+                                          t.fast_limit, t.excess_limit, *memo.arrays(), w0, w1, counts,
+                                          *no_view(onehot), secrets)
                 want = least_raised(t, secrets, t.bounds.lb[depth - 1])
                 assert got == want
                 assert memo.get(secrets, 0).value == got
@@ -176,7 +177,8 @@ def test_most_key(spec):
         seen = class_sizes(t, t.all_guesses, secrets) > 0
         keys = seen.sum(axis=1) + seen[:, t.win]
         lbtab = t.bounds.lb[63]
-        assert kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, 0, 0, w0, w1, True) == keys.max()
+        assert kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, 0, 0, w0, w1, True,
+                                   *no_view(t.onehot), secrets) == keys.max()
         assert (w1.view(np.uint8)[:game.size] == keys).all()
 
 
@@ -227,7 +229,8 @@ def test_raised_bounds_on_search_classes(spec, sets):
                     memo = Memo(game.size)
                     memo.make_room(1, n)
                     got = kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
-                                              t.excess_limit, *memo.arrays(), w0, w1, np.zeros(3, dtype=np.int64))
+                                              t.excess_limit, *memo.arrays(), w0, w1, np.zeros(3, dtype=np.int64),
+                                              *no_view(onehot), secrets)
                     if n <= 2 or t.bounds.lb[depth, n] >= kernels.INF or memo.get(secrets, 0).exact:
                         continue  # closed forms and member_splits' exact values
                     assert got == least_raised(t, secrets, lbtab)
@@ -245,3 +248,46 @@ def test_scan_takes_the_sets_most_key():
         scan = search.Solver(game).scan(secrets, kernels.NO_BOUND, (), 64)
         assert scan.most == most_key(search_tables(game), secrets)
         assert search.Solver(game, lookahead=False).scan(secrets, kernels.NO_BOUND, (), 64).most == 3 * len(secrets)
+
+
+@pytest.mark.parametrize("spec, nodes", [("bulls-cows", 6), ("royale", 6), ("mastermind", 10)])
+def test_least_bound_within_a_node(spec, nodes):
+    """Within a node, least_bound takes the codes by their keys over the node's set and stops once no code
+    left can change the result: the same value as over every code (numpy's count), for every class of up
+    to MASK_MAX secrets of the node's guesses, capped and uncapped, one after another on one node's
+    view (rows filled part way by the classes before); and it did leave codes untaken."""
+    game = resolve_game(spec)
+    rng = np.random.default_rng(4)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    t = search_tables(game)
+    partial = False
+    sets = [s for s in search_classes(t, rng, 60) if 20 <= s.shape[0] <= 400][:nodes]
+    assert len(sets) == nodes
+    for node in sets:
+        most = kernels.least_bound(t.table, t.onehot, node, t.nh, t.win, t.bounds.lb[0], 0, 0, w0, w1, True,
+                                   *no_view(t.onehot), node)
+        view = node_view(t.onehot, node, w1.view(np.uint8)[: game.size])
+        for g in rng.choice(game.size, 25, replace=False):
+            row = t.table[g][node]
+            for h in np.unique(row):
+                secrets = node[row == h]
+                if not 3 <= secrets.shape[0] <= kernels.MASK_MAX:
+                    continue
+                for depth in (3, 64):
+                    lbtab = t.bounds.lb[depth - 1]
+                    got = kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                                              t.excess_limit[depth - 1], w0, w1, False, *view, node)
+                    assert got == least_raised(t, secrets, lbtab)
+        # the codes sorted by key over the node, highest first, codes in order within a run of one key
+        runs = int(view.runs[0, kernels.RUNS])
+        ends, keys = view.runs[0, :runs], view.runs[1, :runs]
+        assert keys[0] == most and (np.diff(keys) < 0).all() and ends[-1] == game.size
+        assert (view.order == np.argsort(-view.nkeys.astype(np.int64), kind="stable")).all()
+        assert (np.repeat(keys, np.diff(ends, prepend=0)) == view.nkeys[view.order]).all()
+        rows = np.flatnonzero(view.built)
+        partial = partial or (view.built[rows] < game.size).any()
+        # the rows filled hold the node's one-hot rows with their columns in the view's order
+        for r in rows[:5]:
+            assert (view.src[r, : view.built[r]] == t.onehot[node[r], view.order[: view.built[r]]]).all()
+    assert partial

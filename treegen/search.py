@@ -299,6 +299,35 @@ class SearchCounts:
     bound_scans: int = 0  # sets bounded by one lookahead scan before any search (counted by the kernels)
 
 
+class NodeView(NamedTuple):
+    """A node's codes by their keys over its set, for its classes' least bounds (see kernels.least_bound):
+    ``nkeys`` each code's key over the set; ``order`` and ``runs`` the codes sorted by key, highest first,
+    in runs of one key, once a class needs them (``runs[0, kernels.RUNS]`` is -1 until then); ``src`` the
+    node's one-hot rows with their columns in that order, row r filled up to ``built[r]`` as the bounds
+    need them. An empty ``order``: every code, in code order (:func:`no_view`)."""
+
+    src: np.ndarray
+    nkeys: np.ndarray
+    order: np.ndarray
+    runs: np.ndarray
+    built: np.ndarray
+
+
+def no_view(onehot: np.ndarray) -> NodeView:
+    """The view of no node: least_bound then takes every code, in code order."""
+    return NodeView(np.empty((0, 0), dtype=onehot.dtype), np.empty(0, dtype=np.uint8), np.empty(0, dtype=np.int32),
+                    np.full((2, kernels.RUNS + 1), -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+def node_view(onehot: np.ndarray, secrets: np.ndarray, keys: np.ndarray) -> NodeView:
+    """The view of the node of ``secrets`` whose codes have ``keys`` over it (uint8, one per code; copied).
+    Cheap: the kernels sort and fill it only if a class of the node is bounded by hint masks."""
+    codes = keys.shape[0]
+    return NodeView(np.empty((secrets.shape[0], codes), dtype=onehot.dtype), keys.copy(),
+                    np.empty(codes, dtype=np.int32), np.full((2, kernels.RUNS + 1), -1, dtype=np.int64),
+                    np.zeros(secrets.shape[0], dtype=np.int64))
+
+
 @dataclass
 class GuessScan:
     """The guesses of one node under a beta, best first, with their one-step lookahead bounds (see
@@ -310,6 +339,7 @@ class GuessScan:
     bounds: np.ndarray
     least: int
     most: int  # the most key of the set (kernels.least_bound), or 3|S| where no class bound is taken from it
+    view: NodeView  # the codes by their keys over the set, for its classes' least bounds
 
 
 @dataclass
@@ -375,6 +405,7 @@ class Solver:
         self._w0 = np.empty(self.game.size, dtype=np.uint64)
         self._w1 = np.empty(self.game.size, dtype=np.uint64)
         self._counts = np.zeros(3, dtype=np.int64)  # kernels.STAT_*: nodes, memo hits, bound scans (SearchCounts)
+        self._no_view = no_view(t.onehot)
 
     @property
     def counts(self) -> SearchCounts:
@@ -432,13 +463,17 @@ class Solver:
         # part of the lookahead lever, and only where the one-hot table is; 3|S| bounds no class.
         onehot = self.tables.onehot
         most = 3 * secrets.shape[0]
+        view = self._no_view
         if self.lookahead and onehot.shape[0] > 0:
             most = int(kernels.least_bound(self.table, onehot, secrets, self.nh, self.win, lbtab, 0, 0, self._w0,
-                                           self._w1, True))
+                                           self._w1, True, *self._no_view, secrets))
+            # least_bound left each code's key over the set in _w1: the classes' bounds take the codes in
+            # that order (the same bounds, from fewer codes).
+            view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size])
         guesses, bounds, rest = kernels.ordered_guesses(
             self.table, self.candidate_guesses(secrets, history), secrets, self.nh, self.win, lbtab,
             self.ordering, beta, most)
-        return GuessScan(secrets, depth, guesses, bounds, int(rest), most)
+        return GuessScan(secrets, depth, guesses, bounds, int(rest), most, view)
 
     def next_open(self, scan: GuessScan, start: int, beta: int, scan_all: bool = False) -> OpenGuess | None:
         """The first guess of ``scan`` from index ``start`` still below ``beta`` once its big classes are
@@ -452,7 +487,7 @@ class Solver:
                 self.table, self.tables.onehot, scan.guesses, scan.bounds, start, secrets, beta, scan.most, depth,
                 self.cap is not None, self.nh, self.win, self.bounds.lb, self.fast_limit, self.excess_limit,
                 self.lookahead, self.ordering, self.two_phase, scan_all, memo.slots, memo.ent, memo.pool, memo.state,
-                memo.zob, self._w0, self._w1, self._counts)
+                memo.zob, self._w0, self._w1, self._counts, *scan.view)
             scan.least = min(scan.least, int(least))
             if status == 2:  # the memo may run out of room: grow it and go on from the same guess
                 memo.make_room(self.nh, secrets.shape[0])
