@@ -291,3 +291,23 @@ def test_least_bound_within_a_node(spec, nodes):
         for r in rows[:5]:
             assert (view.src[r, : view.built[r]] == t.onehot[node[r], view.order[: view.built[r]]]).all()
     assert partial
+
+
+@pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale"])
+def test_split_classes(spec):
+    """Secrets grouped by hint in their own order, and the big classes (3 or more, not the winning hint)
+    largest first, ties by the lower hint: against numpy."""
+    game = resolve_game(spec)
+    t = search_tables(game)
+    rng = np.random.default_rng(9)
+    for n in (1, 5, 40, 300):
+        secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
+        for g in rng.choice(game.size, 30, replace=False):
+            hints = t.table[g][secrets]
+            order = np.argsort(hints, kind="stable")
+            sizes = np.bincount(hints, minlength=t.nh)
+            want_big = [h for h in sorted(range(t.nh), key=lambda h: (-sizes[h], h)) if h != t.win and sizes[h] >= 3]
+            members, starts, big = kernels.split_classes(t.table, int(g), secrets, t.nh, t.win)
+            assert (members == secrets[order]).all()
+            assert (starts == np.concatenate(([0], np.cumsum(sizes)))).all()
+            assert list(big) == want_big

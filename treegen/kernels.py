@@ -1191,9 +1191,9 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
 
 
 @njit(cache=True)
-def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, most, depth, capped, nh, win, lb, tlim, t2lim,
-                    lookahead, ordering, two_phase, scan_all, slots, ent, pool, state, zob, w0, w1, stats,
-                    src, nkeys, order, runs, built):
+def next_open_guess(table, onehot, guesses, bounds, start, least, secrets, beta, most, depth, capped, nh, win, lb,
+                    tlim, t2lim, lookahead, ordering, two_phase, scan_all, slots, ent, pool, state, zob, w0, w1,
+                    stats, src, nkeys, order, runs, built):
     """The search's loop over the guesses of one set, up to the next guess that needs a search.
     **Mutates** the memo arrays, the scratch words and ``stats``.
 
@@ -1209,7 +1209,8 @@ def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, most, 
     - status 1: no guess from ``start`` on gets below beta.
     - status 2: the memo may run out of room; grow it and call again from ``idx``.
 
-    ``least`` is the least bound >= beta among the guesses refuted in this call (NO_BOUND if none).
+    ``least`` is the least of the given ``least`` (the least bound >= beta found before, or NO_BOUND) and
+    the bounds of the guesses refuted in this call.
     ``capped``: the depth is part of memo keys (it matters only under a cap on guesses). ``scan_all``:
     raise every big class, even past beta (the parallel coordinator's accounting: it counts those scans
     in the node figures that shipped files record; the values and the tree are the same either way).
@@ -1219,7 +1220,6 @@ def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, most, 
     n = secrets.shape[0]
     classes_lb = lb[depth - 1]
     ckey = depth - 1 if capped else 0
-    least = NO_BOUND
     empty_big = np.empty(0, dtype=np.int64)
     none = secrets[:0].copy()
     no_starts = np.empty(nh + 1, dtype=np.int64)
@@ -1260,6 +1260,10 @@ def next_open_guess(table, onehot, guesses, bounds, start, secrets, beta, most, 
             known = np.empty(big.shape[0], dtype=np.bool_)
             known[:] = False
             for j in range(big.shape[0]):
+                if total >= beta and total >= least and not scan_all:
+                    # Refuted, and its total can only grow past the least bound already found: the
+                    # classes left would change neither what is returned nor what is counted.
+                    break
                 h = big[j]
                 e, _ = memo_find(slots, ent, pool, zob, members[starts[h]:starts[h + 1]], ckey)
                 if e >= 0:
@@ -1380,9 +1384,9 @@ SEARCH_SIGNATURES = MappingProxyType({
     # state, zob, the two scratch word arrays, counters)
     "class_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I, _I, _I64_2R, _I64_1R, _I64_1R, _I64_1, _I64_2, _I32_1,
                     _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1) + _NODE,
-    # (table, onehot, guesses, bounds, start, secrets, beta, most, depth, capped, nh, win, lb, tlim, t2lim, four
+    # (table, onehot, guesses, bounds, start, least, secrets, beta, most, depth, capped, nh, win, lb, tlim, t2lim, four
     # options, the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
-    "next_open_guess": (_U8_2R, _U16_2R, _I32_1, _I64_1, _I, _I32_1, _I, _I, _I, _B, _I, _I, _I64_2R, _I64_1R,
+    "next_open_guess": (_U8_2R, _U16_2R, _I32_1, _I64_1, _I, _I, _I32_1, _I, _I, _I, _B, _I, _I, _I64_2R, _I64_1R,
                         _I64_1R, _B, _B, _B, _B, _I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1)
                        + _NODE[:-1],
 })

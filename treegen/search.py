@@ -484,8 +484,8 @@ class Solver:
         memo = self.memo
         while True:
             status, idx, total, members, starts, big, base, least = kernels.next_open_guess(
-                self.table, self.tables.onehot, scan.guesses, scan.bounds, start, secrets, beta, scan.most, depth,
-                self.cap is not None, self.nh, self.win, self.bounds.lb, self.fast_limit, self.excess_limit,
+                self.table, self.tables.onehot, scan.guesses, scan.bounds, start, scan.least, secrets, beta, scan.most,
+                depth, self.cap is not None, self.nh, self.win, self.bounds.lb, self.fast_limit, self.excess_limit,
                 self.lookahead, self.ordering, self.two_phase, scan_all, memo.slots, memo.ent, memo.pool, memo.state,
                 memo.zob, self._w0, self._w1, self._counts, *scan.view)
             scan.least = min(scan.least, int(least))
