@@ -891,6 +891,8 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
                     for k in range(width):
                         part[k] |= (sa[k] | sb[k]) | (sc[k] | sd[k])
             else:
+                # The same pass over the read-only table: numba types it apart from the writable src, so one
+                # loop cannot take either (and a helper for both would be compiled twice on the first run).
                 for j in range(0, n, 4):
                     ra = onehot[secrets[j], taken:stop]
                     rb = onehot[secrets[min(j + 1, last)], taken:stop]
