@@ -60,7 +60,7 @@ VALUES: list[tuple[str, list[str], str]] = [
     ("smash-the-code-value.json", ["value", "--game", "smash-the-code", "-q"], "one orbit: the value is the optimum"),
 ]
 TREES = TREES + VALUES
-# Trees that take tens of minutes or more: built only with --slow.
+# Trees that take minutes or more: built only with --slow.
 SLOW: list[tuple[str, list[str], str]] = [
     ("numbers-baseball-optimal-average.json", ["solve", "--game", "numbers-baseball"], "least total (new)"),
     ("mm-4-9-optimal-average.json", ["solve", "--game", "mm:4:9"], "least total (new)"),
@@ -151,13 +151,12 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
         "Every file here passes `treegen verify`; `python scripts/build_trees.py` regenerates them byte for byte",
         "(`--check` rebuilds into a scratch folder and compares). Times are whole-process wall times of the",
         "run that made the file, on a 2-core machine, with the default workers (every core). The numbers-baseball",
-        "tree (about 30 minutes in one run), the mm:4:9 tree (21 minutes on a machine loaded 3 to 7 deep), the mm:5:6",
-        "trees (19 and 28 minutes, each in one run) and the bulls-cows crush tree (about 90 minutes on a loaded machine,",
-        "over two resumed runs) are built only with `--slow`, through a checkpoint folder: their times are summed over",
-        "the runs that a stopped build resumed from. The last four were last built before the raised class bound",
-        "(commit de57688): rebuilt now, each keeps its total, worst case and verdict but records fewer search nodes,",
-        "and may ship another optimal tree among equal totals (as bulls-cows and numbers-baseball did), so `--check`",
-        "finds them changed until they are rebuilt; their times are those of the earlier search.",
+        "tree (about 30 minutes), the mm:4:9 tree (2.5 minutes), the mm:5:6 trees (6 and 7 minutes), each in one run,",
+        "and the bulls-cows crush tree (about 90 minutes on a loaded machine, over two resumed runs) are built only",
+        "with `--slow`, through a checkpoint folder: their times are summed over the runs that a stopped build resumed",
+        "from. The crush tree was last built before the raised class bound (commit de57688): rebuilt now, it would keep",
+        "its total, worst case and verdict but record fewer search nodes, and may be another optimal tree among equal",
+        "totals (as bulls-cows, numbers-baseball and mm:5:6 were), so `--check` finds it changed until it is rebuilt.",
         "",
         "| file | game | objective | total | average | max | proves | seconds |",
         "|---|---|---|---|---|---|---|---|",
@@ -199,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", metavar="FILE", help="build only these files (repeatable)")
     parser.add_argument("--check", action="store_true", help="rebuild into a scratch folder and compare bytes")
-    parser.add_argument("--slow", action="store_true", help="include the trees that take tens of minutes or more")
+    parser.add_argument("--slow", action="store_true", help="include the trees that take minutes or more")
     args = parser.parse_args(argv)
     known = TREES + SLOW
     slow = {name for name, _, _ in SLOW}
