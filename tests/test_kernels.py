@@ -36,8 +36,9 @@ def most_key(t, secrets):
 
 
 def least_raised(t, secrets, lbtab):
-    """The least bound over every code, classes raised to 3|C| - the set's most key (kernels.least_bound)."""
-    return plain_bounds(t, t.all_guesses, secrets, lbtab, most_key(t, secrets)).min()
+    """The least bound over every code, classes raised to 3|C| - the set's most key (kernels.least_bound),
+    INF when no guess's classes all fit (every bound of INF or more means that)."""
+    return min(plain_bounds(t, t.all_guesses, secrets, lbtab, most_key(t, secrets)).min(), kernels.INF)
 
 
 @pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale", "bc:3:5", "mm:3:3", "mm:6:3"])
