@@ -678,6 +678,26 @@ def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
         assert nodes[0] > nodes[1]
 
 
+def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
+    """With eager, big sets below the root's classes get coordinators of their own (here every set of at
+    least 81 secrets, mastermind's size / 16): the same tree and figures as one worker."""
+    game = resolve_game("mastermind")
+    one = coordinator.solve_game(game, "average", workers=1)
+    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(coordinator, "EAGER_SPLIT_MIN", 0)
+    levels = []
+    coordinate = coordinator.Coordinator.coordinate
+
+    def counted(self, secrets, beta, history, depth, level):
+        levels.append(level)
+        return coordinate(self, secrets, beta, history, depth, level)
+
+    monkeypatch.setattr(coordinator.Coordinator, "coordinate", counted)
+    eager = coordinator.solve_game(game, "average", workers=2, eager=True)
+    assert max(levels) == 2  # without eager only the root (0) and its classes (1) are coordinated
+    assert eager.root == one.root and eager.stats == one.stats
+
+
 def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatch):
     """A busy main process handles each finished task 20 ms late: the result, nodes included, is the same."""
     game = resolve_game("mastermind")

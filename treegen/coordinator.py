@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Literal, Protocol
@@ -47,6 +47,9 @@ OBJECTIVES: tuple[Objective, ...] = ("average", "worst", "crush")
 # Games this small are searched in one process whatever the workers: the whole search takes about as
 # long as starting a worker. The output is the same either way.
 INLINE_MAX_CODES = 2000
+
+# With eager, sets of at least max(EAGER_SPLIT_MIN, size / 16) secrets are coordinated at any level.
+EAGER_SPLIT_MIN = 600
 
 
 class Infeasible(Exception):
@@ -330,20 +333,23 @@ class Coordinator:
         self.progress = progress
         self.warn = warn
         self.tables = search_tables(game, extra)
-        # Coordinators and chains only wait on tasks or on each other downwards, never on a sibling, so
-        # a generous thread pool cannot deadlock. Inline, everything runs on the caller's thread.
-        self.threads = ThreadPoolExecutor(256, thread_name_prefix="treegen-coordinator") if executor.processes > 1 else None
+        # Coordinators and chains run on threads of their own (see _spawn); inline, on the caller's thread.
+        self.threaded = executor.processes > 1
         self.nodes = 0
         self.nodes_lock = threading.Lock()
         # Classes this big, just below the root, are coordinated too, so their work spreads over workers.
         self.split_min = max(600, game.size // 8)
         self.eager = eager
+        # With eager (for many workers), every set this big at any level is coordinated: on numbers-baseball
+        # the biggest task was otherwise the 886 secrets after 0123 and 1456, 155 s alone; coordinated, its
+        # critical path is 30 s, for 2.1 times the work (331 s of CPU over 10,053 tasks). A lower threshold
+        # costs more: with 300, bulls-cows' eager search did 3.3 times the work for a path of 1.3 s, not 2.9.
+        self.split_eager = max(EAGER_SPLIT_MIN, game.size // 16)
 
     def close(self) -> None:
         """Stop everything at once (after an interrupt or an error too)."""
+        # Coordinator threads wait only on tasks, which closing cancels or ends, and then finish.
         self.executor.close()
-        if self.threads is not None:
-            self.threads.shutdown(wait=False, cancel_futures=True)
 
     def count(self, nodes: int) -> None:
         with self.nodes_lock:
@@ -428,7 +434,7 @@ class Coordinator:
     # -- coordinators ---------------------------------------------------------------------------------------------
     def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int):
         """The outcome of ``secrets`` with ``beta`` (a future): a task, or a coordinator for big sets
-        near the root."""
+        near the root (with ``eager``, for big sets at any level)."""
         n = secrets.shape[0]
         if n <= 2:
             lb = int(self.tables.bounds.lb[depth, n])
@@ -436,7 +442,7 @@ class Coordinator:
                 return _Done(Outcome(INF, False, 0))
             exact = lb < beta
             return _Done(Outcome(lb, exact, 0, small_tree(self.tables, secrets) if exact else None))
-        if level == 0 or (level == 1 and n >= self.split_min):
+        if level == 0 or (level == 1 and n >= self.split_min) or (self.eager and n >= self.split_eager):
             return self._spawn(self.coordinate, secrets, beta, history, depth, level)
         return self.task(secrets, beta, history, depth)
 
@@ -554,10 +560,24 @@ class Coordinator:
         return total, subtrees, work, work
 
     def _spawn(self, fn, *args):
-        """Run a coordinating function on a thread of its own (inline without worker processes)."""
-        if self.threads is None:
+        """Run a coordinating function on a thread of its own (inline without worker processes).
+
+        A thread each, not a pool: coordinators and chains wait on tasks and on coordinators below them,
+        so with a bounded pool, waiting threads could hold every place while the coordinators they wait
+        for sit in its queue (an eager wave starts a job per open guess, and its coordinated classes
+        start more). Threads are cheap next to the tasks they wait for."""
+        if not self.threaded:
             return _Done(fn(*args))
-        return self.threads.submit(fn, *args)
+        fut: Future = Future()
+
+        def run() -> None:
+            try:
+                fut.set_result(fn(*args))
+            except BaseException as exc:  # handed to whoever waits on the future
+                fut.set_exception(exc)
+
+        threading.Thread(target=run, name="treegen-coordinator", daemon=True).start()
+        return fut
 
     def _children(self, g: Code, members: np.ndarray, starts: np.ndarray, subtrees: dict) -> list:
         t = self.tables
@@ -723,7 +743,9 @@ def solve_game(
     other than the first one after another: a failing guess may pay for classes a chain would skip, but
     no wave waits for a sum of classes, so the critical path is shorter (for many workers). The tree is
     the same (a guess below its wave's beta has every class below that class's beta, so exact, either
-    way); the node count in the provenance is not, so ``eager`` is recorded there.
+    way); the node count in the provenance is not, so ``eager`` is recorded there. With ``eager`` every
+    set of at least ``max(600, size / 16)`` secrets is coordinated too, not only the root and its biggest
+    classes, so that no single task is a long link of the critical path.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
