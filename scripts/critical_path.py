@@ -2,7 +2,7 @@
 
     python scripts/critical_path.py                          # bulls-cows, one process
     python scripts/critical_path.py --game numbers-baseball --workers 2  # about 70 min of 2 cores (8000 s of CPU)
-    python scripts/critical_path.py --game numbers-baseball --workers 2 --eager  # about 100 min (10500 s of CPU)
+    python scripts/critical_path.py --game numbers-baseball --workers 2 --eager  # 100 min (10500 s of CPU) before any-depth coordination
     python scripts/critical_path.py --game mm:4:8 --workers 2
 
 The schedule of subproblems is fixed (it does not depend on workers or timing), so its critical path, the
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--objective", default="average", choices=("average", "worst", "crush"))
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--eager", action="store_true",
-                        help="every class of every guess side by side (as solve --eager)")
+                        help="every class of every guess side by side, and every big set coordinated (as solve --eager)")
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     profile: dict = {}

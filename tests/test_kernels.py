@@ -68,6 +68,24 @@ def test_lookahead_and_least_bounds(spec):
                     assert got == least_raised(t, secrets, lbtab)
 
 
+@pytest.mark.parametrize("spec", ["mm:3:3", "bulls-cows"])
+def test_least_bound_with_no_guess_left_for_classes(spec):
+    """With one guess left (lb[0]: no class may remain), one secret costs its own guess and more secrets
+    cannot be solved: the cut on low keys keeps the first and returns INF for the rest, by every route."""
+    game = resolve_game(spec)
+    t = search_tables(game)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    lbtab = t.bounds.lb[0]
+    for n, want in ((1, 1), (3, kernels.INF), (9, kernels.INF)):
+        secrets = np.arange(n, dtype=np.int32) * 2
+        assert least_raised(t, secrets, lbtab) == want
+        for onehot in (t.onehot, NO_ONEHOT):
+            got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[0], t.excess_limit[0],
+                                      w0, w1, False, *no_view(onehot), secrets)
+            assert got == want
+
+
 @pytest.mark.parametrize("spec", ["bulls-cows", "mastermind"])
 def test_least_bound_on_search_classes(spec):
     """The search asks for the least bound of classes left by earlier guesses, whose best guesses tend

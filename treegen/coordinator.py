@@ -273,6 +273,13 @@ def _run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: 
     return Outcome(value, exact, counts.nodes + counts.bound_scans, tree, seconds, seconds)
 
 
+def _cancelled() -> Future:
+    """A future already cancelled: what a closed coordinator gives instead of starting work."""
+    fut: Future = Future()
+    fut.cancel()
+    return fut
+
+
 class _Done:
     """A finished result that answers ``result()`` like a future."""
 
@@ -317,8 +324,8 @@ class Progress:
 
 
 class Coordinator:
-    """One search of one game: the coordinators of the tree's top, an executor for the rest, and the
-    checkpoint store (None: no checkpoints)."""
+    """One search of one game: the coordinators of the tree's top (and with eager, of every big set), an
+    executor for the rest, and the checkpoint store (None: no checkpoints)."""
 
     def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, extra: int, executor: Executor,
                  store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None],
@@ -335,6 +342,7 @@ class Coordinator:
         self.tables = search_tables(game, extra)
         # Coordinators and chains run on threads of their own (see _spawn); inline, on the caller's thread.
         self.threaded = executor.processes > 1
+        self.closed = False
         self.nodes = 0
         self.nodes_lock = threading.Lock()
         # Classes this big, just below the root, are coordinated too, so their work spreads over workers.
@@ -348,7 +356,10 @@ class Coordinator:
 
     def close(self) -> None:
         """Stop everything at once (after an interrupt or an error too)."""
-        # Coordinator threads wait only on tasks, which closing cancels or ends, and then finish.
+        # Coordinator threads wait on tasks and on the jobs below them, which end in tasks: closing the
+        # executor cancels or ends those, and from now on no task or coordinator starts (a coordinator in
+        # the middle of a scan would otherwise go on submitting; on Ray a submit would start a new Ray).
+        self.closed = True
         self.executor.close()
 
     def count(self, nodes: int) -> None:
@@ -387,6 +398,8 @@ class Coordinator:
         return check
 
     def task(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int) -> Future:
+        if self.closed:
+            return _cancelled()
         self.progress.add()
         key = self._task_key(secrets, beta, history, depth) if self.store else None
         if self.store is not None:
@@ -568,6 +581,8 @@ class Coordinator:
         start more). Threads are cheap next to the tasks they wait for."""
         if not self.threaded:
             return _Done(fn(*args))
+        if self.closed:
+            return _cancelled()
         fut: Future = Future()
 
         def run() -> None:

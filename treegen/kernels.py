@@ -754,7 +754,8 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
                 built, node):
     """The least one-step lookahead bound over every code as the guess, where each class C of a guess
     counts the larger of lbtab[|C|] and 3|C| - most, most being the set's most key (the plain bound of
-    lookahead_bounds counts lbtab alone); with ``keys_only``, the most key alone, for a set of any size
+    lookahead_bounds counts lbtab alone), or INF when no guess's classes all fit (under a cap, lbtab INF
+    for big classes: every bound of INF or more means that); with ``keys_only``, the most key alone, for a set of any size
     in a game with a one-hot table. **Mutates** the scratch words ``w0``, ``w1``: with ``keys_only`` the
     keys are left in ``w1`` viewed as bytes, one per code.
 
@@ -862,7 +863,8 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     fit = n
     while lbtab[fit] >= INF:
         fit -= 1
-    kmin = (n + fit - 1) // fit if fit > 0 else 3 * n + 1
+    # (With no class allowed at all, only a guess that wins alone fits: the one secret of a set of one.)
+    kmin = (n + fit - 1) // fit if fit > 0 else (2 if n == 1 else 3 * n + 1)
     while True:
         # Invariant: every guess whose fast value is below `level` has been checked exactly; exact >= fast,
         # so no unchecked guess can beat `level`, and once best <= level, best is the least. Past 3n - kmin
