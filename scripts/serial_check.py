@@ -12,6 +12,15 @@ any: a ``worst`` tree's total is the least within its worst case). It rebuilds t
 checks that tree's total too, so the figure is a tree's, not only a bound's. ``--no-two-phase`` or
 ``--no-ordering`` take another route through the search (more nodes, the same optimum).
 
+``--refute`` proves only the lower bound, which is the hard half: the solver is given the file's total as
+beta from the start, so it must refute every first guess (show that each costs at least that total)
+instead of first finding a tree with a loose bound. The upper bound is the file's own tree, checked here
+as ``treegen verify`` checks it. ``--part I/K`` refutes only the first guesses at places I, I+K, I+2K, ... of the
+solver's best-first order, so K processes on K cores share the proof; every part must agree.
+
+    python scripts/serial_check.py trees/numbers-baseball-optimal-average-max7.json --refute --part 1/2 &
+    python scripts/serial_check.py trees/numbers-baseball-optimal-average-max7.json --refute --part 2/2
+
 Exit 0 when the totals agree, 1 when they differ.
 """
 
@@ -23,9 +32,61 @@ import time
 
 import numpy as np
 
+from treegen.rules import format_code
 from treegen.search import INF, Solver
 from treegen.tree import Node, load_tree
-from treegen.verify import make_tree
+from treegen.verify import make_tree, verify_tree
+
+
+def refute(tree, solver: Solver, secrets: np.ndarray, part: int, parts: int) -> int:
+    """Exit status of ``--refute``: 0 when every first guess this part owns costs at least the file's
+    total and the file's tree (verified) has that total, else 1."""
+    game, prov = tree.game, tree.provenance or {}
+    claimed = prov.get("optimal_total")
+    try:
+        stats = verify_tree(tree)
+    except ValueError as exc:
+        print(f"serial_check: the file's tree does not verify: {exc}", file=sys.stderr)
+        return 1
+    start = time.process_time()
+    beta = claimed
+    depth = solver.full_depth()
+    scan = solver.scan(secrets, beta, (), depth)
+    guesses = scan.guesses.shape[0]  # the first guesses whose lookahead bound is below beta, best first
+    # A part owns the guesses at its places in that order, fixed before any search. (Not the I-th, I+K-th,
+    # ... guess that next_open returns: which guesses the kernel's bounds refute depends on what the memo
+    # has learned, so two parts would open different sequences and a guess could fall between them.)
+    owned = len(range(part - 1, guesses, parts))
+    index = mine = 0
+    cheaper = []
+    # Each open guess is refuted as Solver.solve refutes it: every class starts at its lookahead bound
+    # (`step.total`), and each class searched replaces its bound by its value, with the budget left for the
+    # guess to stay below beta; once the running total reaches beta, no tree starting with it is cheaper.
+    while (step := solver.next_open(scan, index, beta)) is not None:
+        index = step.index + 1
+        if step.index % parts != part - 1:
+            continue
+        mine += 1
+        total = step.total
+        for _h, cls, base in step.classes():
+            total += solver.solve(cls, beta - (total - base), (step.guess,), depth - 1) - base
+            if total >= beta:
+                break
+        if total < beta:
+            cheaper.append((step.guess, total))
+        print(f"  first guess {format_code(game, step.guess)}: "
+              f"{'refuted, at least ' if total >= beta else 'COSTS '}{total}", flush=True)
+    cpu = time.process_time() - start
+    cap = prov.get("max_guesses")
+    within = f" within {cap} guesses" if cap is not None else ""
+    print(f"{game.name}: part {part}/{parts}: of the {guesses} first guesses bounded below beta {beta}{within}, "
+          f"this part owns {owned}: the memo's and lookahead bounds alone refute {owned - mine}, and the serial "
+          f"solver's search {mine - len(cheaper)} of the other {mine} "
+          f"({solver.counts.nodes} sets searched, {cpu:.1f} s CPU); the file's tree totals {stats.total}, "
+          f"the file claims {claimed}")
+    same = not cheaper and stats.total == claimed and (cap is None or stats.max_guesses <= cap)
+    print("agree" if same else "DIFFER")
+    return 0 if same else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file", help="a tree file written by treegen solve (least total, no cap)")
     parser.add_argument("--no-two-phase", action="store_true", help="switch off the two-phase class bounds")
     parser.add_argument("--no-ordering", action="store_true", help="switch off best-first guess ordering")
+    parser.add_argument("--refute", action="store_true",
+                        help="prove only that no tree costs less than the file's total (its tree gives the rest)")
+    parser.add_argument("--part", default="1/1", metavar="I/K",
+                        help="with --refute: the first guesses at places I, I+K, ... of the best-first order only (default 1/1)")
     args = parser.parse_args(argv)
+    try:
+        part, parts = (int(x) for x in args.part.split("/"))
+        if not 1 <= part <= parts:
+            raise ValueError
+    except ValueError:
+        print(f"serial_check: --part {args.part!r} is not I/K with 1 <= I <= K, e.g. 1/2", file=sys.stderr)
+        return 2
     try:
         tree = load_tree(args.file)
     except (OSError, ValueError) as exc:
@@ -48,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     cap = prov.get("max_guesses")
     solver = Solver(game, cap, two_phase=not args.no_two_phase, ordering=not args.no_ordering)
     secrets = np.arange(game.size, dtype=np.int32)
+    if args.refute:
+        return refute(tree, solver, secrets, part, parts)
     start = time.process_time()
     total = solver.solve(secrets, INF)
     cpu = time.process_time() - start

@@ -4,6 +4,7 @@ their cap), and says so when a file claims another."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,40 @@ def test_a_crush_tree_is_refused():
 def test_a_missing_file_is_one_line(tmp_path):
     res = check(tmp_path / "none.json")
     assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def refute(path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), str(path), "--refute", *args], capture_output=True, text=True)
+
+
+def test_refute_proves_the_shipped_lower_bound_in_parts():
+    whole = refute(SHIPPED)
+    assert whole.returncode == 0, whole.stderr
+    assert whole.stdout.splitlines()[-1] == "agree"
+    assert "refuted, at least" in whole.stdout
+    owned = re.search(r"of the (\d+) first guesses bounded below beta 5625, this part owns (\d+)", whole.stdout)
+    assert owned and owned[1] == owned[2], whole.stdout
+    parts = [refute(SHIPPED, "--part", f"{i}/2") for i in (1, 2)]
+    assert all(p.returncode == 0 and p.stdout.splitlines()[-1] == "agree" for p in parts), parts
+    # The parts share out every first guess below beta, and none is searched twice.
+    shares = [re.search(r"of the (\d+) first guesses .* this part owns (\d+)", p.stdout) for p in parts]
+    assert all(m[1] == owned[1] for m in shares) and sum(int(m[2]) for m in shares) == int(owned[1])
+    searched = [line.split(":")[0] for p in parts for line in p.stdout.splitlines() if line.startswith("  first guess ")]
+    assert searched and len(searched) == len(set(searched))
+
+
+def test_refute_finds_a_cheaper_first_guess(tmp_path):
+    # The least total within 5 guesses (5626) is one more than the least with no cap (5625): with the cap
+    # left out of the file, its tree still verifies, and refuting at 5626 finds a first guess costing 5625.
+    data = json.loads((ROOT / "trees" / "mastermind-optimal-average-max5.json").read_text())
+    del data["provenance"]["max_guesses"]
+    claim = tmp_path / "uncapped.json"
+    claim.write_text(json.dumps(data))
+    res = refute(claim)
+    assert res.returncode == 1, (res.stdout, res.stderr)
+    assert "COSTS 5625" in res.stdout and res.stdout.splitlines()[-1] == "DIFFER"
+
+
+def test_refute_part_must_be_one_of_k():
+    res = refute(SHIPPED, "--part", "3/2")
+    assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "--part" in res.stderr
