@@ -27,6 +27,7 @@ Exit 0 when the totals agree, 1 when they differ.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 
@@ -47,6 +48,7 @@ def refute(tree, solver: Solver, secrets: np.ndarray, part: int, parts: int) -> 
         stats = verify_tree(tree)
     except ValueError as exc:
         print(f"serial_check: the file's tree does not verify: {exc}", file=sys.stderr)
+        print("DIFFER")
         return 1
     start = time.process_time()
     beta = claimed
@@ -57,12 +59,25 @@ def refute(tree, solver: Solver, secrets: np.ndarray, part: int, parts: int) -> 
     # ... guess that next_open returns: which guesses the kernel's bounds refute depends on what the memo
     # has learned, so two parts would open different sequences and a guess could fall between them.)
     owned = len(range(part - 1, guesses, parts))
-    index = mine = 0
+    # Parts run apart can only share the proof if they deal out the same order: its digest is printed.
+    order = hashlib.sha256(scan.guesses.astype("<i4").tobytes()).hexdigest()[:12]
+    index = mine = cheap = 0
     cheaper = []
+
+    def refuted_by_bounds(upto: int) -> int:
+        """Name this part's guesses in [index, upto), which next_open refuted by bounds alone."""
+        named = 0
+        for i in range(index, upto):
+            if i % parts == part - 1:
+                print(f"  first guess {format_code(game, int(scan.guesses[i]))}: refuted by bounds", flush=True)
+                named += 1
+        return named
+
     # Each open guess is refuted as Solver.solve refutes it: every class starts at its lookahead bound
     # (`step.total`), and each class searched replaces its bound by its value, with the budget left for the
     # guess to stay below beta; once the running total reaches beta, no tree starting with it is cheaper.
     while (step := solver.next_open(scan, index, beta)) is not None:
+        cheap += refuted_by_bounds(step.index)
         index = step.index + 1
         if step.index % parts != part - 1:
             continue
@@ -76,14 +91,18 @@ def refute(tree, solver: Solver, secrets: np.ndarray, part: int, parts: int) -> 
             cheaper.append((step.guess, total))
         print(f"  first guess {format_code(game, step.guess)}: "
               f"{'refuted, at least ' if total >= beta else 'COSTS '}{total}", flush=True)
+    cheap += refuted_by_bounds(guesses)
+    # Every guess this part owns was named once: searched or refuted by bounds.
+    assert mine + cheap == owned, (mine, cheap, owned)
     cpu = time.process_time() - start
     cap = prov.get("max_guesses")
     within = f" within {cap} guesses" if cap is not None else ""
     print(f"{game.name}: part {part}/{parts}: of the {guesses} first guesses bounded below beta {beta}{within}, "
-          f"this part owns {owned}: the memo's and lookahead bounds alone refute {owned - mine}, and the serial "
-          f"solver's search {mine - len(cheaper)} of the other {mine} "
+          f"order {order}, this part owns {owned}: the memo's and lookahead bounds alone refute {cheap}, and the "
+          f"serial solver's search {mine - len(cheaper)} of the other {mine} "
           f"({solver.counts.nodes} sets searched, {cpu:.1f} s CPU); the file's tree totals {stats.total}, "
-          f"the file claims {claimed}")
+          f"the file claims {claimed}" + ("" if prov.get("objective") != "worst" else
+                                          " (that no tree fits in fewer guesses is treegen verify's claim, not checked here)"))
     same = not cheaper and stats.total == claimed and (cap is None or stats.max_guesses <= cap)
     print("agree" if same else "DIFFER")
     return 0 if same else 1
@@ -91,7 +110,7 @@ def refute(tree, solver: Solver, secrets: np.ndarray, part: int, parts: int) -> 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", help="a tree file written by treegen solve (least total, no cap)")
+    parser.add_argument("file", help="a tree file written by treegen solve (least total, within its cap if any)")
     parser.add_argument("--no-two-phase", action="store_true", help="switch off the two-phase class bounds")
     parser.add_argument("--no-ordering", action="store_true", help="switch off best-first guess ordering")
     parser.add_argument("--refute", action="store_true",
@@ -115,6 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     if prov.get("objective") not in ("average", "worst") or prov.get("consistent_only"):
         print(f"serial_check: {args.file} is not a least-total tree of treegen solve (objective average or worst, "
               "not hard mode)", file=sys.stderr)
+        return 2
+    if parts > 1 and not args.refute:
+        print("serial_check: --part shares out --refute's proof; without --refute each part would solve the whole game",
+              file=sys.stderr)
+        return 2
+    if args.refute and not (isinstance(prov.get("optimal_total"), int) and not isinstance(prov["optimal_total"], bool)):
+        print(f"serial_check: {args.file} claims no optimal_total for --refute to prove", file=sys.stderr)
         return 2
     game = tree.game
     cap = prov.get("max_guesses")

@@ -56,20 +56,28 @@ def refute(path: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), str(path), "--refute", *args], capture_output=True, text=True)
 
 
+def named(res: subprocess.CompletedProcess) -> list[str]:
+    """The first guesses a --refute run names, searched or refuted by bounds."""
+    return [line.split(":")[0].strip() for line in res.stdout.splitlines() if line.startswith("  first guess ")]
+
+
 def test_refute_proves_the_shipped_lower_bound_in_parts():
     whole = refute(SHIPPED)
     assert whole.returncode == 0, whole.stderr
     assert whole.stdout.splitlines()[-1] == "agree"
     assert "refuted, at least" in whole.stdout
-    owned = re.search(r"of the (\d+) first guesses bounded below beta 5625, this part owns (\d+)", whole.stdout)
-    assert owned and owned[1] == owned[2], whole.stdout
+    owned = re.search(r"of the (\d+) first guesses bounded below beta 5625, order (\w+), this part owns (\d+)",
+                      whole.stdout)
+    assert owned and owned[1] == owned[3], whole.stdout
+    # The whole run names every first guess below beta once.
+    assert len(named(whole)) == len(set(named(whole))) == int(owned[1])
     parts = [refute(SHIPPED, "--part", f"{i}/2") for i in (1, 2)]
     assert all(p.returncode == 0 and p.stdout.splitlines()[-1] == "agree" for p in parts), parts
-    # The parts share out every first guess below beta, and none is searched twice.
-    shares = [re.search(r"of the (\d+) first guesses .* this part owns (\d+)", p.stdout) for p in parts]
-    assert all(m[1] == owned[1] for m in shares) and sum(int(m[2]) for m in shares) == int(owned[1])
-    searched = [line.split(":")[0] for p in parts for line in p.stdout.splitlines() if line.startswith("  first guess ")]
-    assert searched and len(searched) == len(set(searched))
+    # The parts deal out the same order, and between them name every first guess once.
+    assert all(f"order {owned[2]}," in p.stdout for p in parts)
+    dealt = named(parts[0]) + named(parts[1])
+    assert sorted(dealt) == sorted(named(whole))
+    assert named(parts[0]) and named(parts[1])
 
 
 def test_refute_finds_a_cheaper_first_guess(tmp_path):
@@ -87,3 +95,14 @@ def test_refute_finds_a_cheaper_first_guess(tmp_path):
 def test_refute_part_must_be_one_of_k():
     res = refute(SHIPPED, "--part", "3/2")
     assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "--part" in res.stderr
+
+
+def test_refute_needs_a_claimed_total_and_part_needs_refute(tmp_path):
+    data = json.loads(SHIPPED.read_text())
+    del data["provenance"]["optimal_total"]
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(data))
+    res = refute(bare)
+    assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "optimal_total" in res.stderr
+    res = subprocess.run([sys.executable, str(SCRIPT), str(SHIPPED), "--part", "1/2"], capture_output=True, text=True)
+    assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "--refute" in res.stderr
