@@ -106,3 +106,49 @@ def test_refute_needs_a_claimed_total_and_part_needs_refute(tmp_path):
     assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "optimal_total" in res.stderr
     res = subprocess.run([sys.executable, str(SCRIPT), str(SHIPPED), "--part", "1/2"], capture_output=True, text=True)
     assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "--refute" in res.stderr
+
+
+def test_refute_names_the_guesses_bounds_refute_between_and_after_searched_ones(monkeypatch, capsys):
+    # A stand-in solver whose next_open opens places 1 and 4 of 7: every other place, before, between or
+    # after them, was refuted by bounds, and each part must name exactly its own (places I, I+K, ...).
+    import importlib.util
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from treegen.rules import format_code, resolve_game
+
+    spec = importlib.util.spec_from_file_location("serial_check", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    game = resolve_game("mastermind")
+    beta, opened = 100, (1, 4)
+
+    class Stub:
+        counts = SimpleNamespace(nodes=0)
+
+        def full_depth(self):
+            return 5
+
+        def scan(self, secrets, beta, history, depth):
+            return SimpleNamespace(guesses=np.arange(10, 17, dtype=np.int32))
+
+        def next_open(self, scan, start, beta):
+            i = next((i for i in opened if i >= start), None)
+            return None if i is None else SimpleNamespace(
+                index=i, guess=int(scan.guesses[i]), total=90, classes=lambda: [(0, np.arange(3), 5)])
+
+        def solve(self, cls, budget, history, depth):
+            return budget  # the class takes the whole budget: the guess reaches beta exactly
+
+    tree = SimpleNamespace(game=game, provenance={"optimal_total": beta, "objective": "average"})
+    monkeypatch.setattr(module, "verify_tree", lambda t: SimpleNamespace(total=beta, max_guesses=5))
+    for part, searched, bounded in ((1, [4], [0, 2, 6]), (2, [1], [3, 5])):
+        assert module.refute(tree, Stub(), np.arange(3), part, 2) == 0
+        out = capsys.readouterr().out
+        names = {line.split(":")[0].split()[-1]: line.split(": ")[1] for line in out.splitlines()
+                 if line.startswith("  first guess ")}
+        want = {format_code(game, 10 + i): "refuted, at least 100" for i in searched}
+        want.update({format_code(game, 10 + i): "refuted by bounds" for i in bounded})
+        assert names == want, out
+        assert out.splitlines()[-1] == "agree"
