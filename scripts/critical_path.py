@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 
 from treegen.coordinator import solve_game
@@ -34,8 +35,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     profile: dict = {}
+    # Each coordinator runs on a thread of its own (with --eager, one per big set at any depth), so the
+    # most threads alive at once is a cost of the schedule too: sampled every tenth of a second.
+    peak, done = [threading.active_count()], threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.1):
+            peak[0] = max(peak[0], threading.active_count())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     start = time.perf_counter()
-    tree = solve_game(game, args.objective, workers=args.workers, profile=profile, eager=args.eager)
+    try:
+        tree = solve_game(game, args.objective, workers=args.workers, profile=profile, eager=args.eager)
+    finally:
+        done.set()
+        sampler.join()
     wall = time.perf_counter() - start
     work, span = profile["work"], profile["span"]
     print(f"{game.name}, {args.objective}{', eager' if args.eager else ''}: total {tree.stats.total}, {profile['tasks']} subproblems, "
@@ -43,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"work  {work:9.1f} s   (CPU, summed over every subproblem and coordinator)")
     print(f"span  {span:9.1f} s   (the critical path)")
     print(f"most speed-up  {work / span:6.1f}x   (work / span)")
+    print(f"threads  {peak[0]} at most at once (this one, the sampler's and each coordinator's, sampled every 0.1 s)")
     for p in (2, 8, 64):
         bound = work / p + span
         print(f"  {p:3d} workers: at least {max(work / p, span):8.1f} s, at most about {bound:8.1f} s "
