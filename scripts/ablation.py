@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-LEVERS = ["none", "two-phase", "ordering", "memo", "symmetry", "lookahead"]
+LEVERS = ["none", "orbits", "two-phase", "ordering", "memo", "symmetry", "lookahead"]
 
 
 def run(game: str, lever: str, out: str, timeout: float) -> tuple[float, dict | None]:

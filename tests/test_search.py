@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import treegen
-from treegen import checkpoint, coordinator, search
+from treegen import checkpoint, coordinator, kernels, search
 from treegen.coordinator import Infeasible
 from treegen.rules import parse_code, resolve_game
 from treegen.search import INF, Memo, MemoEntry, Options, Solver, search_tables
@@ -369,7 +369,8 @@ def test_memo_matches_a_dict(colliding):
 # -- the Solver on arbitrary sets: random subsets (no symmetry) and sets left by random histories --------
 
 LEVERS = st.fixed_dictionaries(
-    {"lookahead": st.booleans(), "ordering": st.booleans(), "memo_enabled": st.booleans(), "two_phase": st.booleans()}
+    {"lookahead": st.booleans(), "ordering": st.booleans(), "memo_enabled": st.booleans(), "two_phase": st.booleans(),
+     "orbits": st.booleans()}
 )
 
 
@@ -445,9 +446,9 @@ def test_solver_after_random_history_matches_brute_force(brute, naive, data, spe
 
 # -- ablation levers ------------------------------------------------------------------------------------
 
-LEVER_NAMES = ["symmetry", "lookahead", "ordering", "memo", "two_phase"]
+LEVER_NAMES = ["symmetry", "lookahead", "ordering", "memo", "two_phase", "orbits"]
 # Levers that leave the order of guesses alone, so the first guess of least cost, hence the tree, is the same.
-SAME_TREE = {"symmetry", "memo", "two_phase"}
+SAME_TREE = {"symmetry", "memo", "two_phase", "orbits"}
 
 
 @pytest.mark.parametrize("lever", LEVER_NAMES + ["all"])
@@ -468,7 +469,7 @@ def test_ablation_levers_keep_the_optima(spec, lever, brute, naive):
             assert ablated.tree == base.tree, objective
 
 
-@pytest.mark.parametrize("lever", ["ordering", "memo", "two_phase"])
+@pytest.mark.parametrize("lever", ["ordering", "memo", "two_phase", "orbits"])
 def test_ablation_levers_keep_the_mastermind_optimum(lever):
     # Without symmetry or lookahead the mastermind search takes from seconds to minutes: tiny games only.
     game = resolve_game("mastermind")
@@ -477,6 +478,23 @@ def test_ablation_levers_keep_the_mastermind_optimum(lever):
     assert ablated.total == base.total == 5625
     if lever in SAME_TREE:
         assert ablated.tree == base.tree
+
+
+@pytest.mark.parametrize("spec,cap", [("mastermind", None), ("mastermind", 5), ("bc:3:6", None)])
+def test_memo_by_orbit_answers_and_keeps_the_tree(spec, cap):
+    """The memo by orbit answers sets the plain memo does not know (fewer sets searched), some with an exact
+    value whose guess is left to find, and tree() then finds the same first best guess as a search without
+    it: the same value and the same tree."""
+    game = resolve_game(spec)
+    every = np.arange(game.size, dtype=np.int32)
+    plain = Solver(game, cap, orbits=False)
+    want = plain.solve(every, INF)
+    solver = Solver(game, cap)
+    assert solver.solve(every, INF) == want
+    assert solver.counts.nodes < plain.counts.nodes
+    memo = solver.memo
+    assert (memo.ent[: len(memo), kernels.MEMO_BEST] == search.GUESS_TO_FIND).any()
+    assert solver.tree(every) == plain.tree(every)
 
 
 # -- golden optima ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from treegen.feedback import feedback_table
 from treegen.rules import format_code, parse_code, resolve_game
 from treegen.rules import score_symbols as score
-from treegen.symmetry import NodeGuesses, canonical_guesses, class_of, fresh_symbol_guesses, guess_classes
+from treegen.symmetry import NodeGuesses, SetOrbits, canonical_guesses, class_of, fresh_symbol_guesses, guess_classes
 
 
 def _act(perm, sigma, code):
@@ -147,3 +147,60 @@ def test_mastermind_root():
     game = resolve_game("mastermind")
     # five kinds of opening: 1111 1112 1122 1123 1234
     assert [format_code(game, c) for c in canonical_guesses(game)] == ["1111", "1112", "1122", "1123", "1234"]
+
+
+# -- sets up to the whole group (the memo by orbit) ------------------------------------------------------
+
+
+def _orbit_of_set(game, secrets):
+    """Every image of a set under every position and symbol permutation, by brute force."""
+    index = game.code_index
+    out = set()
+    for perm in itertools.permutations(range(game.positions)):
+        for sigma in itertools.permutations(range(game.symbols)):
+            out.add(tuple(sorted(index[_act(perm, sigma, game.codes[c])] for c in secrets)))
+    return out
+
+
+@pytest.mark.parametrize("spec", ["bc:3:4", "bc:3:5", "mm:3:3", "mm:2:4", "mm:4:2"])
+def test_set_orbits_against_the_brute_force_group(spec):
+    """SetOrbits.element finds an element exactly when the brute-force group has one, the element maps the
+    one set onto the other, and equivalent sets share a key."""
+    game = resolve_game(spec)
+    orbits = SetOrbits(game)
+    rng = random.Random(spec)
+    seen = {"equivalent": 0, "not": 0}
+    for _ in range(60):
+        n = rng.randint(3, min(12, game.size - 1))
+        source = sorted(rng.sample(range(game.size), n))
+        orbit = _orbit_of_set(game, source)
+        # a target in the orbit half of the time, else any set of the same size (rarely in it)
+        target = sorted(rng.choice(sorted(orbit))) if rng.random() < 0.5 else sorted(rng.sample(range(game.size), n))
+        a, b = np.array(source, dtype=np.int32), np.array(target, dtype=np.int32)
+        found = orbits.element(a, b)
+        equivalent = tuple(target) in orbit
+        seen["equivalent" if equivalent else "not"] += 1
+        assert (found is not None) == equivalent, (source, target)
+        if equivalent:
+            assert orbits.key(a) == orbits.key(b)
+            perm, sigma = found
+            image = sorted(game.code_index[tuple(int(sigma[game.codes[c][perm[j]]]) for j in range(game.positions))]
+                           for c in source)
+            assert image == target
+            assert [orbits.image(c, perm, sigma) for c in source] == [
+                game.code_index[tuple(int(sigma[game.codes[c][perm[j]]]) for j in range(game.positions))]
+                for c in source]
+    assert seen["equivalent"] > 10 and seen["not"] > 10, seen
+
+
+def test_set_orbits_key_tells_apart_sets_of_other_counts():
+    """Sets whose symbol counts differ get different keys (the key is those counts up to the group)."""
+    game = resolve_game("bulls-cows")
+    orbits = SetOrbits(game)
+    a = np.array(sorted(parse_code(game, c) for c in ("0123", "0124", "0125")), dtype=np.int32)
+    b = np.array(sorted(parse_code(game, c) for c in ("0123", "0124", "0156")), dtype=np.int32)
+    c = np.array(sorted(parse_code(game, c) for c in ("4567", "4568", "4569")), dtype=np.int32)
+    assert orbits.key(a) != orbits.key(b)
+    assert orbits.key(a) == orbits.key(c)
+    assert orbits.element(a, b) is None
+    assert orbits.element(a, c) is not None

@@ -24,8 +24,9 @@ from .rules import TreegenError
 
 MANIFEST = "treegen-checkpoint.json"
 FORMAT = "treegen-checkpoint"
-SEARCH_FORMAT = 3  # bump when the search's subproblems or their outcomes change meaning (3: the raised
-# class bound of de57688 changed node counts and, among equal totals, the trees)
+SEARCH_FORMAT = 4  # bump when the search's subproblems or their outcomes change meaning (3: the raised
+# class bound of de57688 changed node counts and, among equal totals, the trees; 4: the memo by orbit
+# changed node counts)
 
 
 class CheckpointError(TreegenError):

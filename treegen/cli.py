@@ -519,7 +519,7 @@ def cmd_solve(args) -> int:
             print(f"treegen: {note}", file=sys.stderr)
     options = Options(
         symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
-        memo=not args.no_memo, two_phase=not args.no_two_phase,
+        memo=not args.no_memo, two_phase=not args.no_two_phase, orbits=not args.no_orbits,
     )
     start = time.perf_counter()
     bar = None
@@ -1030,7 +1030,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--timings", action="store_true",
                    help="also record seconds and workers in the file (the bytes then differ run to run)")
-    for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase"):
+    for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase", "orbits"):
         p.add_argument(f"--no-{lever}", action="store_true", help=argparse.SUPPRESS)
 
     p = command(

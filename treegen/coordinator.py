@@ -646,7 +646,7 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
 # in, long after the main process (which compiles it second) has put it in the cache.
 AHEAD = (("class_bound", "least_bound", "next_open_guess"),
          ("split_classes", "fast_bound_limit", "excess_bound_limit", "node_group", "canonical_codes",
-          "ordered_guesses"))
+          "ordered_guesses", "orbit_key", "orbit_element"))
 
 
 def _fork_is_safe() -> bool:

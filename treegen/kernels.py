@@ -518,6 +518,180 @@ def class_minima(digits, role, aut_perm, aut_sigma, repeats):
 # -- heuristic trees (strategies.py) ---------------------------------------------------------------
 
 
+# -- sets up to symmetry (symmetry.SetOrbits) -----------------------------------------------------------
+# The group is every position permutation with every symbol permutation. A set's counts are how often
+# each symbol stands at each position; each row (a symbol's counts) is one number, its counts as base
+# n + 1 digits (exact while they fit in 63 bits; past that int64 wraps, which can only make two
+# different rows look alike, never two alike rows different).
+
+
+@njit(cache=True)
+def _set_counts(digits, secrets, symbols):
+    counts = np.empty((symbols, digits.shape[1]), dtype=np.int64)
+    for s in range(symbols):
+        for j in range(digits.shape[1]):
+            counts[s, j] = 0
+    for i in range(secrets.shape[0]):
+        for j in range(digits.shape[1]):
+            counts[digits[secrets[i], j], j] += 1
+    return counts
+
+
+@njit(cache=True)
+def _sort_small(a):
+    """Insertion sort in place, for a row per symbol (numpy's sort would compile for seconds on the first
+    run for a dozen numbers)."""
+    for i in range(1, a.shape[0]):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+@njit(cache=True)
+def orbit_key(digits, secrets, symbols, perms, out):
+    """Write into ``out`` (int64[symbols]) a key that every set the group maps ``secrets`` onto shares:
+    the least, over the position permutations, of the sorted rows of the counts with their columns
+    permuted (rows as numbers; see above)."""
+    counts = _set_counts(digits, secrets, symbols)
+    positions = digits.shape[1]
+    base = secrets.shape[0] + 1
+    rows = np.empty(symbols, dtype=np.int64)
+    for k in range(perms.shape[0]):
+        for s in range(symbols):
+            v = np.int64(0)
+            for j in range(positions):
+                v = v * base + counts[s, perms[k, j]]
+            rows[s] = v
+        _sort_small(rows)
+        # keep the least in lexicographic order
+        less = k == 0
+        if not less:
+            for s in range(symbols):
+                if rows[s] != out[s]:
+                    less = rows[s] < out[s]
+                    break
+        if less:
+            for s in range(symbols):
+                out[s] = rows[s]
+
+
+@njit(cache=True)
+def orbit_element(digits, values, order, place, source, target, symbols, perms, limit, mark, perm_out, sigma_out):
+    """Whether some position permutation perm and symbol permutation sigma map the set ``source`` onto
+    ``target`` (codes c to the code with digits sigma[digits[c][perm]], found by their base-``symbols``
+    value among the sorted ``values``, ``order`` giving the codes in that order); if so they are left in
+    ``perm_out`` and ``sigma_out``. Tries at most ``limit`` symbol maps per position permutation (then
+    says no: a missed element only costs the search a memo hit). ``mark`` (int8[codes]) is scratch, all
+    zero before and after.
+
+    A symbol can only go to a symbol whose counts, at the permuted positions, are the same; symbols in
+    neither set go to each other in order. The others are assigned by backtracking, and each full map is
+    checked: every code of ``source`` must land in ``target`` (then, both of n distinct codes and the map
+    one-to-one, the image is ``target``)."""
+    n = source.shape[0]
+    if target.shape[0] != n:
+        return False
+    positions = digits.shape[1]
+    have = _set_counts(digits, source, symbols)
+    goal = _set_counts(digits, target, symbols)
+    base = n + 1
+    goal_rows = np.empty(symbols, dtype=np.int64)
+    for s in range(symbols):
+        v = np.int64(0)
+        for j in range(positions):
+            v = v * base + goal[s, j]
+        goal_rows[s] = v
+    want = np.empty(symbols, dtype=np.int64)
+    for s in range(symbols):
+        want[s] = goal_rows[s]
+    _sort_small(want)
+    rows = np.empty(symbols, dtype=np.int64)
+    sorted_rows = np.empty(symbols, dtype=np.int64)
+    used = np.empty(symbols, dtype=np.bool_)
+    live = np.empty(symbols, dtype=np.int64)  # source symbols to assign, in order
+    choice = np.empty(symbols, dtype=np.int64)
+    for i in range(n):
+        mark[target[i]] = 1
+    found = False
+    for k in range(perms.shape[0]):
+        for s in range(symbols):
+            v = np.int64(0)
+            for j in range(positions):
+                v = v * base + have[s, perms[k, j]]
+            rows[s] = v
+            sorted_rows[s] = v
+        _sort_small(sorted_rows)
+        same = True
+        for s in range(symbols):
+            if sorted_rows[s] != want[s]:
+                same = False
+                break
+        if not same:
+            continue
+        # absent symbols (a zero row) pair in order; the rest are live
+        m = 0
+        t = 0
+        for s in range(symbols):
+            used[s] = False
+        for s in range(symbols):
+            if rows[s] == 0:
+                while goal_rows[t] != 0:
+                    t += 1
+                sigma_out[s] = t
+                used[t] = True
+                t += 1
+            else:
+                live[m] = s
+                m += 1
+        tries = 0
+        level = 0
+        choice[0] = -1
+        while level >= 0 and not found and tries < limit:
+            s = live[level]
+            if choice[level] >= 0:
+                used[choice[level]] = False
+            t = choice[level] + 1
+            while t < symbols and (used[t] or goal_rows[t] != rows[s]):
+                t += 1
+            if t == symbols:
+                level -= 1
+                continue
+            choice[level] = t
+            used[t] = True
+            sigma_out[s] = t
+            if level + 1 < m:
+                level += 1
+                choice[level] = -1
+                continue
+            tries += 1
+            lands = True
+            for i in range(n):
+                v = np.int64(0)
+                for j in range(positions):
+                    v += sigma_out[digits[source[i], perms[k, j]]] * place[j]
+                lo, hi = 0, values.shape[0]  # the code whose value is v (every image is a code)
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    if values[mid] <= v:
+                        lo = mid
+                    else:
+                        hi = mid
+                if mark[order[lo]] == 0:
+                    lands = False
+                    break
+            found = lands
+        if found:
+            for j in range(positions):
+                perm_out[j] = perms[k, j]
+            break
+    for i in range(n):
+        mark[target[i]] = 0
+    return found
+
+
 @njit(cache=True)
 def guess_scores(table, guesses, secrets, nslots, slots, maximum, f):
     """Score (float64, smaller is better) of each guess from the sizes n_h of the classes it splits
@@ -1066,7 +1240,8 @@ def member_splits(table, secrets, nslots):
 # The memo is an open-addressing hash table over plain arrays, so that the search's inner loop can read
 # and write it without leaving compiled code. An entry keys a set of secrets (compared in full, so no
 # hash collision can mix two sets up) with a key depth, and holds a value with the best guess (-1 when
-# the value is only a lower bound). The caller keeps room for the entries a call may add (see
+# the value is only a lower bound, -2 when it is exact but its guess is still to find: search.GUESS_TO_FIND;
+# the kernels read only values). The caller keeps room for the entries a call may add (see
 # Memo.make_room in search.py); next_guess stops and asks when it might run out.
 #   slots  int64[2**k]: entry index or -1 (empty); kept at most half full
 #   ent    int64[(m, 6)]: hash, key depth, offset and length of the secrets in pool, value, best guess
@@ -1396,6 +1571,10 @@ SEARCH_SIGNATURES = MappingProxyType({
     "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
     "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I, _I),
     "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
+    # (digits, secrets, symbols, perms, out) and (digits, values, order, place, source, target, symbols, perms,
+    # limit, mark, perm_out, sigma_out): symmetry.SetOrbits, for the memo by orbit
+    "orbit_key": (_U8_2R, _I32_1, _I, _I8_2R, _I64_1),
+    "orbit_element": (_U8_2R, _I64_1, _I64_1, _I64_1, _I32_1, _I32_1, _I, _I8_2R, _I, _I8_1, _I64_1, _I64_1),
     # (table, onehot, secrets, nh, win, lbtab, t, t2, the two scratch word arrays, keys_only): a callee of
     # class_bound, and called for a node's most key (search.Solver.scan)
     "least_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I64_1R, _I, _I, _U64_1, _U64_1, _B) + _NODE,

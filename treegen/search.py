@@ -31,7 +31,7 @@ import numpy as np
 from . import kernels
 from .feedback import feedback_table
 from .rules import Code, Game
-from .symmetry import NodeGuesses
+from .symmetry import NodeGuesses, SetOrbits
 from .tree import Wire
 
 INF = int(kernels.INF)
@@ -51,7 +51,8 @@ class Options:
     guess (off: a guess is bounded by |S| alone until its classes are split). ``ordering``: guesses
     best-first by that bound. ``memo``: remember solved sets (exact results are kept regardless, to
     rebuild the tree). ``two_phase``: raise every big class to its own least lookahead bound before any
-    class is searched in depth.
+    class is searched in depth. ``orbits``: a set the memo does not know is looked up by its orbit under
+    the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (needs ``memo``).
     """
 
     symmetry: bool = True
@@ -59,6 +60,7 @@ class Options:
     ordering: bool = True
     memo: bool = True
     two_phase: bool = True
+    orbits: bool = True
 
 
 @dataclass(frozen=True)
@@ -227,8 +229,14 @@ def _zobrist(codes: int) -> np.ndarray:
     return z
 
 
+GUESS_TO_FIND = -2
+"""A memo entry's guess when its value is exact but was carried over from an equivalent set (see
+Solver._orbit_answer): tree() searches for the set's own best guess."""
+
+
 class MemoEntry(NamedTuple):
-    """What the memo knows of a set: its exact cost and a best guess, or (``guess`` None) a lower bound."""
+    """What the memo knows of a set: its exact cost and a best guess (or GUESS_TO_FIND), or (``guess``
+    None) a lower bound."""
 
     value: int
     guess: Code | None
@@ -240,7 +248,7 @@ class MemoEntry(NamedTuple):
 
 class Memo:
     """The search's memo of sets: a :class:`MemoEntry` per set of secrets and key depth, in the arrays of
-    the kernels' hash table (see kernels.memo_find; there a best guess of -1 marks a bound)."""
+    the kernels' hash table (see kernels.memo_find; there a best guess of -1 marks a bound, and -2 is GUESS_TO_FIND)."""
 
     def __init__(self, codes: int, entries: int = 1 << 12) -> None:
         self.zob = _zobrist(codes)
@@ -282,7 +290,7 @@ class Memo:
         if e < 0:
             return None
         best = int(self.ent[e, kernels.MEMO_BEST])
-        return MemoEntry(int(self.ent[e, kernels.MEMO_VALUE]), best if best >= 0 else None)
+        return MemoEntry(int(self.ent[e, kernels.MEMO_VALUE]), None if best == -1 else best)
 
     def put(self, secrets: np.ndarray, keydepth: int, entry: MemoEntry) -> None:
         self.make_room(1, secrets.shape[0])
@@ -384,12 +392,13 @@ class Solver:
     two_phase: bool = True
     consistent_only: bool = False
     extra: int = 0
+    orbits: bool = True
 
     @classmethod
     def with_options(cls, game: Game, cap: int | None, options: Options, consistent_only: bool = False,
                      extra: int = 0) -> Solver:
         return cls(game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase,
-                   consistent_only, extra)
+                   consistent_only, extra, options.orbits)
 
     def __post_init__(self) -> None:
         if self.extra and self.cap is None:
@@ -406,6 +415,10 @@ class Solver:
         self._w1 = np.empty(self.game.size, dtype=np.uint64)
         self._counts = np.zeros(3, dtype=np.int64)  # kernels.STAT_*: nodes, memo hits, bound scans (SearchCounts)
         self._no_view = no_view(t.onehot)
+        # The memo by orbit: (key depth, orbit key) -> the sets searched under that key, with what the
+        # memo learnt of each (see _orbit_answer).
+        self._set_orbits = SetOrbits(self.game) if self.orbits and self.memo_enabled else None
+        self._by_orbit: dict[tuple[int, bytes], list[tuple[np.ndarray, MemoEntry]]] = {}
 
     @property
     def counts(self) -> SearchCounts:
@@ -420,6 +433,7 @@ class Solver:
     def reset(self) -> None:
         """Forget every memoised set and zero the counts (a fresh search with the same tables)."""
         self.memo = Memo(self.game.size)
+        self._by_orbit = {}
         self._feasible = {}
         self._counts[:] = 0
 
@@ -522,8 +536,23 @@ class Solver:
                 self._counts[kernels.STAT_HITS] += 1
                 return entry.value
             floor = entry.value  # a bound below beta: not enough to answer, but the answer is at least this
-        self._counts[kernels.STAT_NODES] += 1
+        orbit = None
+        if self._set_orbits is not None:
+            orbit = (keydepth, self._set_orbits.key(secrets))
+            entry = self._orbit_answer(orbit, secrets, beta)
+            if entry is not None:
+                self._counts[kernels.STAT_HITS] += 1
+                self.memo.put(secrets, keydepth, entry)
+                return entry.value
+        return self._search(secrets, beta, history, depth, floor, orbit)
 
+    def _search(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, floor: int = 0,
+                orbit: tuple[int, bytes] | None = None) -> int:
+        """``solve``'s search of a set of more than two secrets that the memo did not answer, with its
+        contract, given ``floor``, a lower bound known already, and ``orbit``, the set's key for the memo
+        by orbit (None: not recorded there)."""
+        keydepth = self._keydepth(depth)
+        self._counts[kernels.STAT_NODES] += 1
         scan = self.scan(secrets, beta, history, depth)
         best: Code | None = None
         start = 0
@@ -546,12 +575,31 @@ class Solver:
         if best is not None:
             # Exact results are kept even without the memo: tree() rebuilds the optimal tree from them.
             self.memo.put(secrets, keydepth, MemoEntry(beta, best))
+            if orbit is not None:
+                self._by_orbit.setdefault(orbit, []).append((secrets.copy(), MemoEntry(beta, best)))
             return beta
         # Every guess was refuted: the least of their bounds (each >= beta) bounds the set.
         bound = max(min(scan.least, INF), floor)
         if self.memo_enabled:
             self.memo.put(secrets, keydepth, MemoEntry(bound, None))
+            if orbit is not None:
+                self._by_orbit.setdefault(orbit, []).append((secrets.copy(), MemoEntry(bound, None)))
         return bound
+
+    def _orbit_answer(self, orbit: tuple[int, bytes], secrets: np.ndarray, beta: int) -> MemoEntry | None:
+        """What the memo knows of a set equivalent to ``secrets`` that answers at ``beta`` (an exact value,
+        or a bound >= beta), carried over to ``secrets``; else None. An element of the group that maps one
+        set onto the other maps each guess's classes onto its image's, so both sets cost the same within
+        any depth (see symmetry.SetOrbits). An exact value comes without a guess (GUESS_TO_FIND): the
+        image of the other set's best guess is a best guess too, but not always the first in this set's
+        own order, which a search of it would choose; tree() finds that one, so the tree stays the same."""
+        for known, entry in self._by_orbit.get(orbit, ()):
+            if not (entry.exact or entry.value >= beta):
+                continue
+            if self._set_orbits.element(known, secrets) is None:
+                continue
+            return MemoEntry(entry.value, GUESS_TO_FIND) if entry.exact else entry
+        return None
 
     def feasible(self, secrets: np.ndarray, depth: int, history: tuple[Code, ...] = ()) -> bool:
         """Whether some tree solves every secret of ``secrets`` within ``depth`` guesses.
@@ -608,6 +656,13 @@ class Solver:
         entry = self.memo.get(secrets, self._keydepth(depth))
         if entry is None or not entry.exact:
             self.solve(secrets, INF, history, depth)
+            entry = self.memo.get(secrets, self._keydepth(depth))
+        if entry.guess == GUESS_TO_FIND:
+            # The value came from an equivalent set: search this one just below value + 1, which finds
+            # the first guess of that cost in its own order, the one a search from any beta keeps.
+            got = self._search(secrets, entry.value + 1, history, depth)
+            if got != entry.value:
+                raise RuntimeError(f"the memo by orbit gave {entry.value} for a set whose search finds {got}")
             entry = self.memo.get(secrets, self._keydepth(depth))
         g = entry.guess
         return wire_node(self.tables, g, secrets,

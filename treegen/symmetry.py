@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from functools import cache
 
 import numpy as np
@@ -122,3 +123,56 @@ def fresh_symbol_guesses(game: Game, history=()) -> np.ndarray:
     role = kernels.symbol_roles(digits, game.symbols, hist, np.empty(0, CODE_DTYPE), True)
     none = np.empty((0, game.positions), dtype=np.int8)
     return kernels.canonical_codes(digits, role, none, np.empty((0, game.symbols), dtype=np.int16))
+
+
+class SetOrbits:
+    """Sets of secrets up to the whole group (every position permutation with every symbol permutation):
+    a key that equivalent sets share, and an element that maps one set onto another when there is one.
+
+    Every hint is invariant under the group (a bull stays a bull when both codes are permuted alike, a cow
+    a cow), so an element that maps a set S onto S' maps each guess's classes over S onto its image's
+    classes over S': S' costs what S costs within any number of guesses, and the image of S's best guess
+    is a best guess of S'. The search uses this to share one memo entry between equivalent sets (see
+    search.Memo.orbit_get).
+
+    The key is the matrix of how often each symbol stands at each position in the set, taken up to a
+    permutation of its rows (symbols) and of its columns (positions): the least, over the column
+    permutations, of the sorted rows. Equivalent sets have the same key; sets with the same key need not
+    be equivalent, so :meth:`element` decides.
+    """
+
+    LIMIT = 720  # symbol maps tried per position permutation; past it the sets count as not equivalent
+
+    def __init__(self, game: Game) -> None:
+        self.digits = code_digits(game)
+        self.symbols = game.symbols
+        self.perms = _permutations(game.positions)
+        # a code's digits as one base-`symbols` number, and the codes in the order of those numbers (the
+        # order of the codes themselves, in every game here), to find a code from its digits
+        self.place = self.symbols ** np.arange(game.positions - 1, -1, -1, dtype=np.int64)
+        values = self.digits.astype(np.int64) @ self.place
+        self.order = np.argsort(values, kind="stable").astype(np.int64)
+        self.values = values[self.order]
+        self._mark = np.zeros(game.size, dtype=np.int8)
+
+    def key(self, secrets: np.ndarray) -> bytes:
+        """The same bytes for every set the group maps ``secrets`` onto (kernels.orbit_key)."""
+        out = np.empty(self.symbols, dtype=np.int64)
+        kernels.orbit_key(self.digits, secrets, self.symbols, self.perms, out)
+        return out.tobytes()
+
+    def element(self, source: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """A position permutation ``perm`` and symbol permutation ``sigma`` such that the codes with digits
+        ``sigma[digits[c][perm]]``, for c in ``source``, are exactly ``target``; None when there is none, or
+        when more than LIMIT symbol maps per position permutation would have to be tried
+        (kernels.orbit_element)."""
+        perm = np.empty(self.perms.shape[1], dtype=np.int64)
+        sigma = np.empty(self.symbols, dtype=np.int64)
+        if kernels.orbit_element(self.digits, self.values, self.order, self.place, source, target, self.symbols,
+                                 self.perms, self.LIMIT, self._mark, perm, sigma):
+            return perm, sigma
+        return None
+
+    def image(self, code: int, perm: np.ndarray, sigma: np.ndarray) -> int:
+        """The code that ``element``'s (perm, sigma) maps ``code`` to."""
+        return int(self.order[np.searchsorted(self.values, sigma[self.digits[code][perm]] @ self.place)])
