@@ -9,8 +9,9 @@ on worker processes, checkpoints). This script solves the file's game again with
 depth first from the root with one memo, the way the tests check the coordinator on small games, and
 compares the total it proves with the file's ``optimal_total`` (under the file's ``max_guesses`` cap, if
 any: a ``worst`` tree's total is the least within its worst case). It rebuilds the tree from its memo and
-checks that tree's total too, so the figure is a tree's, not only a bound's. ``--no-two-phase`` or
-``--no-ordering`` take another route through the search (more nodes, the same optimum).
+checks that tree's total too, so the figure is a tree's, not only a bound's. ``--no-two-phase``,
+``--no-ordering`` or ``--no-orbits`` take another route through the search (more nodes, the same optimum;
+``--no-orbits`` leaves out the memo by orbit, so the check shares less code with the run it checks).
 
 ``--refute`` proves only the lower bound, which is the hard half: the solver is given the file's total as
 beta from the start, so it must refute every first guess (show that each costs at least that total)
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file", help="a tree file written by treegen solve (least total, within its cap if any)")
     parser.add_argument("--no-two-phase", action="store_true", help="switch off the two-phase class bounds")
     parser.add_argument("--no-ordering", action="store_true", help="switch off best-first guess ordering")
+    parser.add_argument("--no-orbits", action="store_true", help="switch off the memo by orbit")
     parser.add_argument("--refute", action="store_true",
                         help="prove only that no tree costs less than the file's total (its tree gives the rest)")
     parser.add_argument("--part", default="1/1", metavar="I/K",
@@ -150,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     game = tree.game
     cap = prov.get("max_guesses")
-    solver = Solver(game, cap, two_phase=not args.no_two_phase, ordering=not args.no_ordering)
+    solver = Solver(game, cap, two_phase=not args.no_two_phase, ordering=not args.no_ordering,
+                    orbits=not args.no_orbits)
     secrets = np.arange(game.size, dtype=np.int32)
     if args.refute:
         return refute(tree, solver, secrets, part, parts)

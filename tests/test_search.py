@@ -35,6 +35,7 @@ from treegen import checkpoint, coordinator, kernels, search
 from treegen.coordinator import Infeasible
 from treegen.rules import parse_code, resolve_game
 from treegen.search import INF, Memo, MemoEntry, Options, Solver, search_tables
+from treegen.symmetry import SetOrbits
 from treegen.tree import load_tree
 from treegen.verify import verify_tree
 
@@ -399,8 +400,9 @@ def test_solver_on_random_subsets_matches_brute_force(brute, naive, data, spec, 
     if cap is not None:
         assert deepest <= cap
     if levers["lookahead"] and levers["ordering"]:
-        # memo and two_phase leave the order of guesses alone: the first guess of least cost is the same
-        reference = Solver(game, cap, symmetry=False)
+        # memo, two_phase and orbits leave the order of guesses alone: the first guess of least cost is the
+        # same (the reference has every one of them off)
+        reference = Solver(game, cap, symmetry=False, memo_enabled=False, two_phase=False, orbits=False)
         reference.solve(secrets, INF)
         assert tree == reference.tree(secrets)
 
@@ -439,7 +441,7 @@ def test_solver_after_random_history_matches_brute_force(brute, naive, data, spe
     assert tree_figures(game, tree, naive, alive)[0] == want
     # Each class of equivalent guesses is represented by its least code, so the first guess of least
     # cost is the one the search over every code finds.
-    plain = Solver(game, cap, symmetry=False)
+    plain = Solver(game, cap, symmetry=False, orbits=False)
     plain.solve(secrets, INF)
     assert tree == plain.tree(secrets)
 
@@ -495,6 +497,29 @@ def test_memo_by_orbit_answers_and_keeps_the_tree(spec, cap):
     memo = solver.memo
     assert (memo.ent[: len(memo), kernels.MEMO_BEST] == search.GUESS_TO_FIND).any()
     assert solver.tree(every) == plain.tree(every)
+
+
+def test_memo_by_orbit_needs_an_element_not_only_a_key():
+    """Two sets of bc:3:4 share an orbit key but are not equivalent (no permutation maps one onto the
+    other), and cost 8 and 7: the second must not be answered with the first's value."""
+    game = resolve_game("bc:3:4")
+    first = np.array(sorted(parse_code(game, c) for c in ("032", "210", "301", "320")), dtype=np.int32)
+    second = np.array(sorted(parse_code(game, c) for c in ("123", "213", "230", "301")), dtype=np.int32)
+    orbits = SetOrbits(game)
+    assert orbits.key(first) == orbits.key(second) and orbits.element(first, second) is None
+    solver = Solver(game, symmetry=False)
+    assert solver.solve(first, INF) == 8
+    assert solver.solve(second, INF) == 7
+    assert Solver(game, symmetry=False, orbits=False).solve(second, INF) == 7
+
+
+def test_tree_of_a_set_no_tree_solves_is_an_error():
+    """tree() of a set that no tree solves within the depth says so (it used to hand numba a None guess)."""
+    game = resolve_game("bc:3:6")
+    every = np.arange(game.size, dtype=np.int32)
+    solver = Solver(game, cap=2)
+    with pytest.raises(ValueError, match="no tree"):
+        solver.tree(every, 2)
 
 
 # -- golden optima ---------------------------------------------------------------------------------------

@@ -380,7 +380,9 @@ class Solver:
     hard mode: every guess must be a secret still possible (the bounds below stay valid: each is a
     minimum over more guesses than hard mode allows, so it can only be lower). ``extra`` is the crush
     objective: each secret solved with the cap's last guess costs ``extra`` more, so that with extra
-    above any total the cost orders trees by the secrets at the cap first, then by total.
+    above any total the cost orders trees by the secrets at the cap first, then by total. ``orbits``:
+    the memo also answers a set by an equivalent one searched before (see _orbit_answer; off with the
+    memo, since it lives in it).
     """
 
     game: Game
@@ -657,9 +659,12 @@ class Solver:
         if entry is None or not entry.exact:
             self.solve(secrets, INF, history, depth)
             entry = self.memo.get(secrets, self._keydepth(depth))
+        if entry is None or not entry.exact:
+            raise ValueError(f"no tree solves these {n} secrets within {depth} guesses")
         if entry.guess == GUESS_TO_FIND:
-            # The value came from an equivalent set: search this one just below value + 1, which finds
-            # the first guess of that cost in its own order, the one a search from any beta keeps.
+            # The value came from an equivalent set: search this one at beta = value + 1 (a tree of at most
+            # that value), which finds the first guess of that cost in its own order, the one a search
+            # from any beta keeps.
             got = self._search(secrets, entry.value + 1, history, depth)
             if got != entry.value:
                 raise RuntimeError(f"the memo by orbit gave {entry.value} for a set whose search finds {got}")

@@ -133,7 +133,7 @@ class SetOrbits:
     a cow), so an element that maps a set S onto S' maps each guess's classes over S onto its image's
     classes over S': S' costs what S costs within any number of guesses, and the image of S's best guess
     is a best guess of S'. The search uses this to share one memo entry between equivalent sets (see
-    search.Memo.orbit_get).
+    search.Solver._orbit_answer).
 
     The key is the matrix of how often each symbol stands at each position in the set, taken up to a
     permutation of its rows (symbols) and of its columns (positions): the least, over the column
