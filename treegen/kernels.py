@@ -538,19 +538,6 @@ def _set_counts(digits, secrets, symbols):
 
 
 @njit(cache=True)
-def _sort_small(a):
-    """Insertion sort in place, for a row per symbol (numpy's sort would compile for seconds on the first
-    run for a dozen numbers)."""
-    for i in range(1, a.shape[0]):
-        v = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > v:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = v
-
-
-@njit(cache=True)
 def orbit_key(digits, secrets, symbols, perms, out):
     """Write into ``out`` (int64[symbols]) a key that every set the group maps ``secrets`` onto shares:
     the least, over the position permutations, of the sorted rows of the counts with their columns
@@ -565,7 +552,7 @@ def orbit_key(digits, secrets, symbols, perms, out):
             for j in range(positions):
                 v = v * base + counts[s, perms[k, j]]
             rows[s] = v
-        _sort_small(rows)
+        sort_keys(rows)
         # keep the least in lexicographic order
         less = k == 0
         if not less:
@@ -607,7 +594,7 @@ def orbit_element(digits, values, order, place, source, target, symbols, perms, 
     want = np.empty(symbols, dtype=np.int64)
     for s in range(symbols):
         want[s] = goal_rows[s]
-    _sort_small(want)
+    sort_keys(want)
     rows = np.empty(symbols, dtype=np.int64)
     sorted_rows = np.empty(symbols, dtype=np.int64)
     used = np.empty(symbols, dtype=np.bool_)
@@ -623,7 +610,7 @@ def orbit_element(digits, values, order, place, source, target, symbols, perms, 
                 v = v * base + have[s, perms[k, j]]
             rows[s] = v
             sorted_rows[s] = v
-        _sort_small(sorted_rows)
+        sort_keys(sorted_rows)
         same = True
         for s in range(symbols):
             if sorted_rows[s] != want[s]:
@@ -758,7 +745,8 @@ def sort_keys(keys):
 
     Written out instead of ``keys.sort()``: numba builds its quicksort from seven jitted helpers, each
     compiled and optimised on its own, and on the first run after install they took longer to compile
-    than ordered_guesses itself. Its callers' keys are distinct, so any sort gives the same order.
+    than ordered_guesses itself. Its callers' keys are distinct (ordered_guesses, split_classes) or only
+    their sorted values count (orbit_key, orbit_element), so any sort gives the same result.
     """
     m = keys.shape[0]
     if m <= 16:
