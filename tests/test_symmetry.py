@@ -187,9 +187,6 @@ def test_set_orbits_against_the_brute_force_group(spec):
             image = sorted(game.code_index[tuple(int(sigma[game.codes[c][perm[j]]]) for j in range(game.positions))]
                            for c in source)
             assert image == target
-            assert [orbits.image(c, perm, sigma) for c in source] == [
-                game.code_index[tuple(int(sigma[game.codes[c][perm[j]]]) for j in range(game.positions))]
-                for c in source]
     assert seen["equivalent"] > 10 and seen["not"] > 10, seen
 
 

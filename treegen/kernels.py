@@ -538,20 +538,25 @@ def _set_counts(digits, secrets, symbols):
 
 
 @njit(cache=True)
+def _perm_rows(counts, perm, base, rows):
+    """Write into ``rows`` each symbol's counts at the positions ``perm`` lists, as one base ``base`` number."""
+    for s in range(counts.shape[0]):
+        v = np.int64(0)
+        for j in range(perm.shape[0]):
+            v = v * base + counts[s, perm[j]]
+        rows[s] = v
+
+
+@njit(cache=True)
 def orbit_key(digits, secrets, symbols, perms, out):
     """Write into ``out`` (int64[symbols]) a key that every set the group maps ``secrets`` onto shares:
     the least, over the position permutations, of the sorted rows of the counts with their columns
     permuted (rows as numbers; see above)."""
     counts = _set_counts(digits, secrets, symbols)
-    positions = digits.shape[1]
     base = secrets.shape[0] + 1
     rows = np.empty(symbols, dtype=np.int64)
     for k in range(perms.shape[0]):
-        for s in range(symbols):
-            v = np.int64(0)
-            for j in range(positions):
-                v = v * base + counts[s, perms[k, j]]
-            rows[s] = v
+        _perm_rows(counts, perms[k], base, rows)
         sort_keys(rows)
         # keep the least in lexicographic order
         less = k == 0
@@ -586,11 +591,7 @@ def orbit_element(digits, values, order, place, source, target, symbols, perms, 
     goal = _set_counts(digits, target, symbols)
     base = n + 1
     goal_rows = np.empty(symbols, dtype=np.int64)
-    for s in range(symbols):
-        v = np.int64(0)
-        for j in range(positions):
-            v = v * base + goal[s, j]
-        goal_rows[s] = v
+    _perm_rows(goal, perms[0], base, goal_rows)  # perms[0] is the identity (symmetry._permutations)
     want = np.empty(symbols, dtype=np.int64)
     for s in range(symbols):
         want[s] = goal_rows[s]
@@ -604,12 +605,9 @@ def orbit_element(digits, values, order, place, source, target, symbols, perms, 
         mark[target[i]] = 1
     found = False
     for k in range(perms.shape[0]):
+        _perm_rows(have, perms[k], base, rows)
         for s in range(symbols):
-            v = np.int64(0)
-            for j in range(positions):
-                v = v * base + have[s, perms[k, j]]
-            rows[s] = v
-            sorted_rows[s] = v
+            sorted_rows[s] = rows[s]
         sort_keys(sorted_rows)
         same = True
         for s in range(symbols):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 from functools import cache
 
 import numpy as np
@@ -172,7 +171,3 @@ class SetOrbits:
                                  self.perms, self.LIMIT, self._mark, perm, sigma):
             return perm, sigma
         return None
-
-    def image(self, code: int, perm: np.ndarray, sigma: np.ndarray) -> int:
-        """The code that ``element``'s (perm, sigma) maps ``code`` to."""
-        return int(self.order[np.searchsorted(self.values, sigma[self.digits[code][perm]] @ self.place)])
