@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     game = tree.game
     cap = prov.get("max_guesses")
     solver = Solver(game, cap, two_phase=not args.no_two_phase, ordering=not args.no_ordering,
-                    orbits=not args.no_orbits)
+                    orbits=False if args.no_orbits else None)
     secrets = np.arange(game.size, dtype=np.int32)
     if args.refute:
         return refute(tree, solver, secrets, part, parts)

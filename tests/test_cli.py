@@ -123,6 +123,7 @@ BAD = {
     "unknown command": ["frobnicate"],
     "missing option value": ["hint", "5346", "5234", "--game"],
     "bad limit": ["candidates", "--limit", "many", "0123=1A2B"],
+    "orbits both ways": ["solve", "--game", "bc:2:4", "--orbits", "--no-orbits", "-o", "never-written.json"],
 }
 
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from numba import njit
 
 from treegen import kernels, search
 from treegen.rules import resolve_game
@@ -330,3 +331,23 @@ def test_split_classes(spec):
             assert (members == secrets[order]).all()
             assert (starts == np.concatenate(([0], np.cumsum(sizes)))).all()
             assert list(big) == want_big
+
+
+@njit
+def _through_words_as(words, like, index, value):
+    """What _words_as gives inside compiled code: every item, its length, and a write through it."""
+    view = kernels._words_as(words, like.dtype)
+    view[index] = value
+    return view.copy()
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
+def test_words_as_is_numpys_view(dtype):
+    """least_bound's view of its scratch words as hint masks or key bytes, against numpy's own view."""
+    rng = np.random.default_rng(5)
+    words = rng.integers(0, 1 << 63, size=7, dtype=np.uint64)
+    want = words.copy().view(dtype)
+    want[3] = 9
+    got = _through_words_as(words, np.empty(0, dtype=dtype), 3, dtype(9))
+    assert got.dtype == dtype and got.tolist() == want.tolist()
+    assert words.view(dtype).tolist() == want.tolist()  # the write went to the words themselves

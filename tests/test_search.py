@@ -22,6 +22,7 @@ import signal
 import subprocess
 import time
 import typing
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -451,16 +452,18 @@ def test_solver_after_random_history_matches_brute_force(brute, naive, data, spe
 LEVER_NAMES = ["symmetry", "lookahead", "ordering", "memo", "two_phase", "orbits"]
 # Levers that leave the order of guesses alone, so the first guess of least cost, hence the tree, is the same.
 SAME_TREE = {"symmetry", "memo", "two_phase", "orbits"}
+# Every lever on: the memo by orbit too, which games of up to ORBITS_MIN_CODES codes leave off by default.
+EVERY = Options(orbits=True)
 
 
 @pytest.mark.parametrize("lever", LEVER_NAMES + ["all"])
 @pytest.mark.parametrize("spec", TINY)
 def test_ablation_levers_keep_the_optima(spec, lever, brute, naive):
     game, b = resolve_game(spec), brute(spec)
-    off = Options(**{name: False for name in LEVER_NAMES}) if lever == "all" else Options(**{lever: False})
+    off = Options(**{name: False for name in LEVER_NAMES}) if lever == "all" else replace(EVERY, **{lever: False})
     worst = b.least_worst()
     for objective, cap in (("average", None), ("worst", None), ("average", worst + 1)):
-        base = solve_game(game, objective, cap)
+        base = solve_game(game, objective, cap, options=EVERY)
         ablated = solve_game(game, objective, cap, options=off)
         assert (ablated.total, ablated.worst, ablated.cap) == (base.total, base.worst, base.cap), objective
         total, deepest = tree_figures(game, ablated.tree, naive)
@@ -475,8 +478,8 @@ def test_ablation_levers_keep_the_optima(spec, lever, brute, naive):
 def test_ablation_levers_keep_the_mastermind_optimum(lever):
     # Without symmetry or lookahead the mastermind search takes from seconds to minutes: tiny games only.
     game = resolve_game("mastermind")
-    base = solve_game(game, "average")
-    ablated = solve_game(game, "average", options=Options(**{lever: False}))
+    base = solve_game(game, "average", options=EVERY)
+    ablated = solve_game(game, "average", options=replace(EVERY, **{lever: False}))
     assert ablated.total == base.total == 5625
     if lever in SAME_TREE:
         assert ablated.tree == base.tree
@@ -491,12 +494,23 @@ def test_memo_by_orbit_answers_and_keeps_the_tree(spec, cap):
     every = np.arange(game.size, dtype=np.int32)
     plain = Solver(game, cap, orbits=False)
     want = plain.solve(every, INF)
-    solver = Solver(game, cap)
+    solver = Solver(game, cap, orbits=True)
     assert solver.solve(every, INF) == want
     assert solver.counts.nodes < plain.counts.nodes
     memo = solver.memo
     assert (memo.ent[: len(memo), kernels.MEMO_BEST] == search.GUESS_TO_FIND).any()
     assert solver.tree(every) == plain.tree(every)
+
+
+def test_memo_by_orbit_is_on_by_default_above_the_small_games():
+    """Left to itself (orbits None), the memo by orbit is off for games of up to ORBITS_MIN_CODES codes and on
+    above; a choice made stands, and what a search does is what it records."""
+    small, big = resolve_game("mastermind"), resolve_game("bulls-cows")
+    assert small.size <= search.ORBITS_MIN_CODES < big.size
+    assert not Solver(small).orbits and Solver(big).orbits
+    assert Solver(small, orbits=True).orbits and not Solver(big, orbits=False).orbits
+    assert (Options().resolved(small).orbits, Options().resolved(big).orbits) == (False, True)
+    assert Options(orbits=True).resolved(small).orbits is True
 
 
 def test_memo_by_orbit_needs_an_element_not_only_a_key():
@@ -507,7 +521,7 @@ def test_memo_by_orbit_needs_an_element_not_only_a_key():
     second = np.array(sorted(parse_code(game, c) for c in ("123", "213", "230", "301")), dtype=np.int32)
     orbits = SetOrbits(game)
     assert orbits.key(first) == orbits.key(second) and orbits.element(first, second) is None
-    solver = Solver(game, symmetry=False)
+    solver = Solver(game, symmetry=False, orbits=True)
     assert solver.solve(first, INF) == 8
     assert solver.solve(second, INF) == 7
     assert Solver(game, symmetry=False, orbits=False).solve(second, INF) == 7

@@ -511,6 +511,8 @@ def cmd_solve(args) -> int:
         print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)
     if args.address is not None and args.executor != "ray":
         raise TreegenError("--address applies only with --executor ray")
+    if args.orbits and args.no_orbits:
+        raise TreegenError("--orbits and --no-orbits contradict each other; give one at most")
     if args.executor == "ray":
         workers = asked
     else:
@@ -519,8 +521,9 @@ def cmd_solve(args) -> int:
             print(f"treegen: {note}", file=sys.stderr)
     options = Options(
         symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
-        memo=not args.no_memo, two_phase=not args.no_two_phase, orbits=not args.no_orbits,
-    )
+        memo=not args.no_memo, two_phase=not args.no_two_phase,
+        orbits=False if args.no_orbits else True if args.orbits else None,
+    ).resolved(game)
     start = time.perf_counter()
     bar = None
 
@@ -551,7 +554,7 @@ def cmd_solve(args) -> int:
     try:
         # Before the progress bar, whose monitor thread would make compile_ahead spawn its helper
         # rather than fork it (slower to start).
-        compile_ahead(game, asked, None if args.quiet else _stderr_line(None))
+        compile_ahead(game, asked, None if args.quiet else _stderr_line(None), orbits=options.orbits and options.memo)
         stopped()
         if not args.quiet:
             from tqdm import tqdm
@@ -1032,6 +1035,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also record seconds and workers in the file (the bytes then differ run to run)")
     for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase", "orbits"):
         p.add_argument(f"--no-{lever}", action="store_true", help=argparse.SUPPRESS)
+    # The memo by orbit is on by default only for games of more than 2000 codes (search.uses_orbits).
+    p.add_argument("--orbits", action="store_true", help=argparse.SUPPRESS)
 
     p = command(
         "serve", cmd_serve,

@@ -639,14 +639,17 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
     return workers, None
 
 
-# What each process compiles on an empty cache (see compile_ahead), by name in kernels.SEARCH_SIGNATURES:
-# the helper's class_bound and next_open_guess with their callees take about half of the search's compile
-# time, the other kernels and the game's scorer the other half. split_classes, a callee of next_open_guess,
-# is the main process's: the helper compiles class_bound first, so it reaches split_classes some seconds
-# in, long after the main process (which compiles it second) has put it in the cache.
-AHEAD = (("class_bound", "least_bound", "next_open_guess"),
-         ("split_classes", "fast_bound_limit", "excess_bound_limit", "node_group", "canonical_codes",
-          "ordered_guesses", "orbit_key", "orbit_element"))
+# What each process compiles on an empty cache (see compile_ahead), by name in kernels.SEARCH_SIGNATURES,
+# measured on mastermind (scripts/first_run.py), where the two end within a few tenths of a second of each
+# other: the helper's least_bound, class_bound and next_open_guess with their callees take about half of
+# the search's compile time, the other kernels and the game's scorer the other half. A kernel that both
+# need is the main process's when it comes first there and late in the helper, which then loads it from the
+# cache instead of compiling it again: memo_find and memo_put (callees of class_bound, typed after the
+# helper's 3-4 s on least_bound) and split_classes (of next_open_guess, reached some seconds later still).
+ORBIT_KERNELS = ("orbit_key", "orbit_element")  # the memo by orbit's, compiled only for a search that uses it
+AHEAD = (("least_bound", "class_bound", "next_open_guess"),
+         ("memo_find", "memo_put", "split_classes", "fast_bound_limit", "excess_bound_limit", "node_group",
+          "canonical_codes", "ordered_guesses", *ORBIT_KERNELS))
 
 
 def _fork_is_safe() -> bool:
@@ -661,7 +664,7 @@ def _fork_is_safe() -> bool:
 
 
 def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = None,
-                  groups: tuple[tuple[str, ...], tuple[str, ...]] = AHEAD) -> bool:
+                  groups: tuple[tuple[str, ...], tuple[str, ...]] = AHEAD, orbits: bool = True) -> bool:
     """On an empty numba cache (the first run after install), compile the search's kernels in two
     processes side by side: a helper process (forked if :func:`_fork_is_safe`, else spawned) compiles
     ``groups[0]`` while this process compiles ``groups[1]`` and the game's scorer, and each writes the
@@ -669,7 +672,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
 
     Does nothing when ``cores`` (the user's budget, which a small game's inline search leaves unused) is
     below 2 or the cache already holds ``groups[0][0]`` (every kernel is in one file, so they go stale
-    together). ``say(note)`` is told when it compiles. Whether it compiled both groups; on any failure
+    together). ``orbits``: whether the search uses the memo by orbit (see search.uses_orbits); if not,
+    its kernels are left out. ``say(note)`` is told when it compiles. Whether it compiled both groups; on any failure
     (the helper cannot start or dies, a signature no longer types) it ends the helper and returns False,
     and the search compiles what it needs itself, as without this step.
     """
@@ -679,6 +683,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     if say is not None:
         say("compiling the search's kernels (first run only)")
     scorer = "score_matrix" if game.repeats else "score_matrix_distinct"
+    if not orbits:
+        groups = tuple(tuple(name for name in group if name not in ORBIT_KERNELS) for group in groups)
     method = "fork" if _fork_is_safe() else "spawn"
     helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_worker_init,
                                  initargs=(os.getpid(),))
@@ -765,6 +771,7 @@ def solve_game(
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
     check_memory(game)
+    options = options.resolved(game)  # orbits decided by the game's size (recorded so in a checkpoint's key)
     warn = warn or (lambda message: None)
     store = None
     if checkpoint is not None:

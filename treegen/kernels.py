@@ -18,7 +18,8 @@ Hence: no ``inline="always"`` (numba's own inlining retypes the callee at each c
 than LLVM's, which inlines small helpers anyway); no ``ndarray.sort`` (seven jitted helpers;
 ``sort_keys`` is one); no ``np.zeros`` or ``np.full`` (each dtype compiles numpy's overload, with a copy
 of ``np.empty``, in every process: ``np.empty`` then ``a[:] = 0``, which is lowered in place); no
-whole-array assignment into a row (it compiles a shape-mismatch message with string formatting); and one
+whole-array assignment into a row (it compiles a shape-mismatch message with string formatting); no
+``ndarray.view`` (it compiles a jitted compatibility check per dtype: ``_words_as`` instead); and one
 type per argument at every call site (``np.int64(-1)``, not a literal ``-1`` next to an int64 elsewhere;
 int64 guesses), since each new combination of types is a new compilation.
 
@@ -35,7 +36,9 @@ from types import MappingProxyType
 import numpy as np
 from llvmlite import ir
 from numba import config, njit, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
+from numba.np import arrayobj
 
 INF = np.int64(1) << 40
 NO_BOUND = np.int64(1) << 62
@@ -900,6 +903,39 @@ else:
         return types.uint8(mask, winbit), codegen
 
 
+if config.DISABLE_JIT:
+    def _words_as(words, dtype):
+        """``words.view(dtype)`` (see the intrinsic below), for NUMBA_DISABLE_JIT."""
+        return words.view(dtype)
+else:
+    @intrinsic
+    def _words_as(typingctx, words, dtype):
+        """A 1-D C-contiguous uint64 array's memory viewed as a 1-D array of the integer ``dtype`` (a
+        numpy scalar type or an array's ``.dtype``), as ``words.view(dtype)``. Written out because numba's
+        ``view`` compiles a jitted compatibility check of about 0.15 s of CPU per dtype on the first run,
+        in least_bound, whose compile is the longest link of the first run (scripts/first_run.py); here
+        the checks it makes at run time hold by the types: the words are contiguous, and a word is a whole
+        number of items of any integer dtype."""
+        to = dtype.dtype if isinstance(dtype, types.DType) else getattr(dtype, "instance_type", None)
+        if not (isinstance(words, types.Array) and words.dtype == types.uint64 and words.ndim == 1
+                and words.layout == "C" and isinstance(to, types.Integer)):
+            return None
+        out = types.Array(to, 1, "C")
+
+        def codegen(context, builder, signature, args):
+            src = arrayobj.make_array(words)(context, builder, args[0])
+            view = arrayobj.make_array(out)(context, builder)
+            size = context.get_abi_sizeof(context.get_data_type(to))
+            per = ir.Constant(src.nitems.type, 8 // size)
+            arrayobj.populate_array(view, data=builder.bitcast(src.data, view.data.type),
+                                    shape=[builder.mul(src.nitems, per)],
+                                    strides=[context.get_constant(types.intp, size)],
+                                    itemsize=context.get_constant(types.intp, size), meminfo=src.meminfo)
+            return impl_ret_borrowed(context, builder, out, view._getvalue())
+
+        return out(words, dtype), codegen
+
+
 # Keys are below this (a guess's classes plus 2, at most 33 hints with a one-hot table): a node's runs of
 # codes of one key (least_bound) are at most this many; runs[0, RUNS] counts them.
 RUNS = 64
@@ -969,8 +1005,8 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     ng = table.shape[0]
     if not keys_only and (n > MASK_MAX or onehot.shape[0] == 0):
         return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
-    masks = w0.view(onehot.dtype)[:ng]
-    keys = w1.view(np.uint8)[:ng]
+    masks = _words_as(w0, onehot.dtype)[:ng]
+    keys = _words_as(w1, np.uint8)[:ng]
     within = order.shape[0] > 0 and not keys_only
     if within and runs[0, RUNS] < 0:
         # The node's codes by their keys over it, highest first (a counting sort: codes in code order
@@ -1561,6 +1597,10 @@ SEARCH_SIGNATURES = MappingProxyType({
     # limit, mark, perm_out, sigma_out): symmetry.SetOrbits, for the memo by orbit
     "orbit_key": (_U8_2R, _I32_1, _I, _I8_2R, _I64_1),
     "orbit_element": (_U8_2R, _I64_1, _I64_1, _I64_1, _I32_1, _I32_1, _I, _I8_2R, _I, _I8_1, _I64_1, _I64_1),
+    # (the memo's slots, entries, pool and state, zob, secrets, key depth and for memo_put value and best):
+    # callees of class_bound, which the search also calls for its memo (search.Memo)
+    "memo_find": (_I64_1, _I64_2, _I32_1, _I64_1R, _I32_1, _I),
+    "memo_put": (_I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _I32_1, _I, _I, _I),
     # (table, onehot, secrets, nh, win, lbtab, t, t2, the two scratch word arrays, keys_only): a callee of
     # class_bound, and called for a node's most key (search.Solver.scan)
     "least_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I64_1R, _I, _I, _U64_1, _U64_1, _B) + _NODE,

@@ -22,7 +22,7 @@ Sentinels, one of each (the rule every routine here keeps):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import NamedTuple
 
@@ -52,7 +52,8 @@ class Options:
     best-first by that bound. ``memo``: remember solved sets (exact results are kept regardless, to
     rebuild the tree). ``two_phase``: raise every big class to its own least lookahead bound before any
     class is searched in depth. ``orbits``: a set the memo does not know is looked up by its orbit under
-    the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (needs ``memo``).
+    the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (needs ``memo``);
+    None (the default): on for games of more than ``ORBITS_MIN_CODES`` codes (see :func:`uses_orbits`).
     """
 
     symmetry: bool = True
@@ -60,7 +61,23 @@ class Options:
     ordering: bool = True
     memo: bool = True
     two_phase: bool = True
-    orbits: bool = True
+    orbits: bool | None = None
+
+    def resolved(self, game: Game) -> Options:
+        """These options with ``orbits`` decided for ``game`` (what a search of it does, and records)."""
+        return replace(self, orbits=uses_orbits(game, self.orbits))
+
+
+ORBITS_MIN_CODES = 2000
+"""The memo by orbit is on by default only for games of more codes than this. On smaller games it saves
+little and costs the first run its two kernels' compile: mastermind's search takes 5583 sets with it and
+5605 without, in the same time (0.9 s either way, whole processes), while ``orbit_key`` and
+``orbit_element`` take about 1.8 s of CPU to compile on an empty cache (scripts/first_run.py)."""
+
+
+def uses_orbits(game: Game, orbits: bool | None) -> bool:
+    """Whether a search of ``game`` uses the memo by orbit when asked for ``orbits`` (None: by size)."""
+    return game.size > ORBITS_MIN_CODES if orbits is None else orbits
 
 
 @dataclass(frozen=True)
@@ -382,7 +399,7 @@ class Solver:
     objective: each secret solved with the cap's last guess costs ``extra`` more, so that with extra
     above any total the cost orders trees by the secrets at the cap first, then by total. ``orbits``:
     the memo also answers a set by an equivalent one searched before (see _orbit_answer; off with the
-    memo, since it lives in it).
+    memo, since it lives in it); None: by the game's size (see uses_orbits), decided here.
     """
 
     game: Game
@@ -394,7 +411,7 @@ class Solver:
     two_phase: bool = True
     consistent_only: bool = False
     extra: int = 0
-    orbits: bool = True
+    orbits: bool | None = None
 
     @classmethod
     def with_options(cls, game: Game, cap: int | None, options: Options, consistent_only: bool = False,
@@ -419,6 +436,7 @@ class Solver:
         self._no_view = no_view(t.onehot)
         # The memo by orbit: (key depth, orbit key) -> the sets searched under that key, with what the
         # memo learnt of each (see _orbit_answer).
+        self.orbits = uses_orbits(self.game, self.orbits)
         self._set_orbits = SetOrbits(self.game) if self.orbits and self.memo_enabled else None
         self._by_orbit: dict[tuple[int, bytes], list[tuple[np.ndarray, MemoEntry]]] = {}
 
