@@ -646,10 +646,12 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
 # need is the main process's when it comes first there and late in the helper, which then loads it from the
 # cache instead of compiling it again: memo_find and memo_put (callees of class_bound, typed after the
 # helper's 3-4 s on least_bound) and split_classes (of next_open_guess, reached some seconds later still).
-ORBIT_KERNELS = ("orbit_key", "orbit_element")  # the memo by orbit's, compiled only for a search that uses it
-AHEAD = (("least_bound", "class_bound", "next_open_guess"),
+# The memo by orbit's two kernels, for games of more than 2000 codes, are one for each (bulls-cows: the
+# main process ends at 8.7 s rather than 9.1 s, the helper at 8.0 s; the other split ends it at 9.1 s).
+ORBIT_KERNELS = ("orbit_key", "orbit_element")  # compiled only for a search that uses the memo by orbit
+AHEAD = (("least_bound", "class_bound", "next_open_guess", "orbit_key"),
          ("memo_find", "memo_put", "split_classes", "fast_bound_limit", "excess_bound_limit", "node_group",
-          "canonical_codes", "ordered_guesses", *ORBIT_KERNELS))
+          "canonical_codes", "ordered_guesses", "orbit_element"))
 
 
 def _fork_is_safe() -> bool:
