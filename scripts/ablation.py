@@ -3,9 +3,11 @@
     python scripts/ablation.py                          # mastermind, every lever, 3 runs each
     python scripts/ablation.py --game smash-the-code --runs 1 --timeout 600
 
-Each run is a fresh `treegen solve --workers 1` process (warm numba cache); the table gives the median
-wall time, the nodes searched (sets scanned, plus bound scans) and the optimal total, which must not
-change. A run over --timeout seconds is reported as such.
+Each run is a fresh `treegen solve --workers 1` process (warm numba cache) with every other lever on,
+the memo by orbit included, which games of up to 2000 codes leave off by default (so "none" is the
+default search only for bigger games); the table gives the median wall time, the nodes searched (sets
+scanned, plus bound scans) and the optimal total, which must not change. A run over --timeout seconds is
+reported as such.
 """
 
 from __future__ import annotations

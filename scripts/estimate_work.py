@@ -185,12 +185,17 @@ class Calibration:
         return any(c.solved.censored for c in self.classes)
 
 
+# The memo by orbit in every search here, as in a run of the target (bc:5:10): the calibration games of up
+# to 2000 codes would otherwise search without it (search.uses_orbits), and the fit would mix two searches.
+ORBITS = True
+
+
 def warm_up() -> None:
     """Load every compiled kernel in this process before forking, so that no child pays for it (the
     children inherit them): whole searches of a 14-hint and a 20-hint game's biggest classes."""
     for spec in ("bc:4:7", "bc:5:6"):
         game = resolve_game(spec)
-        solver = Solver(game)
+        solver = Solver(game, orbits=ORBITS)
         first, root = first_guess(game, solver)
         for cls in root.classes[:2]:
             solver.reset()
@@ -211,7 +216,7 @@ def calibrate(spec: str, expand_min: int, deep_min: int, say, limit: float | Non
     (for classes of at least ``expand_min`` secrets), and one level deeper for those of ``deep_min``.
     A class over the CPU ``limit`` is kept as a lower bound (``Solved.censored``) and not expanded."""
     game = resolve_game(spec)
-    solver = Solver(game)
+    solver = Solver(game, orbits=ORBITS)
     first, root = first_guess(game, solver)
     nodes = []
     small = 0.0
@@ -431,14 +436,15 @@ def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
     from treegen.search import Options
 
     game = resolve_game(spec)
-    solver = Solver(game)
+    solver = Solver(game, orbits=ORBITS)
     first, root = first_guess(game, solver)
     out = []
     for hint, cls in zip(root.hints, root.classes):
         if cls.shape[0] < max(600, game.size // 8):
             continue
         alone = solve_forked(solver, cls, (first,), None)
-        run = Coordinator(game, None, Options(), False, 0, InlineExecutor(), None, Progress(None), lambda m: None)
+        run = Coordinator(game, None, Options(orbits=ORBITS), False, 0, InlineExecutor(), None, Progress(None),
+                          lambda m: None)
         outcome = run.subproblem(cls, INF, (first,), UNCAPPED - 1, 1).result()
         assert outcome.exact and outcome.value == alone.value, (outcome.value, alone.value)
         out.append((int(cls.shape[0]), alone.cpu, outcome.work, outcome.span))
@@ -454,7 +460,7 @@ def kernel_timings(spec: str, say) -> None:
     has at most 24 hints, else a plain count per guess; kernels.ordered_guesses: 2 packed words up to 16
     hints, 3 up to 24, else plain counts)."""
     game = resolve_game(spec)
-    solver = Solver(game)
+    solver = Solver(game, orbits=ORBITS)
     t = search_tables(game)
     rng = np.random.default_rng(7)
     codes = game.size
@@ -593,7 +599,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # -- the target
     t0 = time.process_time()
-    solver = Solver(target)
+    solver = Solver(target, orbits=ORBITS)
     first, root = first_guess(target, solver)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     say(f"\n{target.name}: {target.size} secrets, {solver.nh} hints; tables and root scan "

@@ -11,7 +11,8 @@ compares the total it proves with the file's ``optimal_total`` (under the file's
 any: a ``worst`` tree's total is the least within its worst case). It rebuilds the tree from its memo and
 checks that tree's total too, so the figure is a tree's, not only a bound's. ``--no-two-phase``,
 ``--no-ordering`` or ``--no-orbits`` take another route through the search (more nodes, the same optimum;
-``--no-orbits`` leaves out the memo by orbit, so the check shares less code with the run it checks).
+``--no-orbits`` leaves out the memo by orbit, so the check shares less code with the run it checks; games
+of up to 2000 codes, mastermind's among them, search without it anyway).
 
 ``--refute`` proves only the lower bound, which is the hard half: the solver is given the file's total as
 beta from the start, so it must refute every first guess (show that each costs at least that total)

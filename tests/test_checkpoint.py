@@ -12,6 +12,7 @@ from clitools import run_main
 from treegen import checkpoint, coordinator
 from treegen.checkpoint import CheckpointError, CheckpointStore
 from treegen.rules import resolve_game
+from treegen.search import Options
 from treegen.tree import tree_to_bytes
 
 GAME = "bc:3:5"  # 60 secrets, a few dozen checkpoint entries, well under a second
@@ -120,6 +121,9 @@ def test_a_folder_of_another_search_is_refused(filled, tmp_path):
     for game, objective, cap in [("bc:3:6", "average", None), (GAME, "worst", None), (GAME, "average", 4)]:
         with pytest.raises(CheckpointError, match="holds another search.*give a fresh folder"):
             coordinator.solve_game(resolve_game(game), objective, cap, checkpoint=str(filled))
+    # A lever the description leaves out is named: bc:3:5 is small, so the folder's search had no memo by orbit.
+    with pytest.raises(CheckpointError, match=r"they differ in options\.orbits: False there, True here\)"):
+        coordinator.solve_game(resolve_game(GAME), checkpoint=str(filled), options=Options(orbits=True))
 
 
 def test_a_folder_that_is_not_a_checkpoint_is_refused(tmp_path):

@@ -129,6 +129,39 @@ def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path, thread
     }
 
 
+# A first run of a small game leaves out the memo by orbit's kernels; the first run of a bigger game then
+# compiles those alone, one in each process, and after that nothing.
+_ORBITS_LATER = r"""
+import json
+from treegen import coordinator, kernels
+from treegen.rules import resolve_game
+groups = (("fast_bound_limit", "orbit_key"), ("excess_bound_limit", "orbit_element"))
+notes = []
+small = coordinator.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=False)
+left_out = [kernels.cached(name) for name in ("orbit_key", "orbit_element")]
+big = coordinator.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=True)
+print(json.dumps({
+    "small": small, "left_out": left_out, "big": big, "notes": notes,
+    "this_process_compiled": sorted(d.py_func.__name__ for d in (kernels.fast_bound_limit, kernels.excess_bound_limit,
+        kernels.orbit_key, kernels.orbit_element) if d.stats.cache_misses),
+    "again": coordinator.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=True),
+}))
+"""
+
+
+def test_compile_ahead_compiles_the_orbit_kernels_left_out_before(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", _ORBITS_LATER], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "small": True, "left_out": [False, False], "big": True,
+        "notes": ["compiling the search's kernels (first run only)",
+                  "compiling the memo by orbit's kernels (first run of a game of over 2000 codes only)"],
+        # the helper compiled fast_bound_limit, then orbit_key
+        "this_process_compiled": ["excess_bound_limit", "orbit_element"], "again": False,
+    }
+
+
 def test_ahead_groups_split_the_listed_kernels():
     """compile_ahead's two groups are disjoint and, with the two scorers (the main process compiles the
     game's), cover every kernel whose signature is listed: a name missing from both would be compiled by

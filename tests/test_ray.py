@@ -10,6 +10,7 @@ from clitools import run_main
 
 from treegen import coordinator
 from treegen.rules import resolve_game
+from treegen.search import Options
 from treegen.tree import tree_to_bytes
 
 ray = pytest.importorskip("ray", reason="ray is not installed: pip install -e '.[ray]'")
@@ -49,8 +50,9 @@ def test_ray_gives_the_same_bytes_as_processes(local_ray, monkeypatch, tmp_path,
 def test_eager_on_ray_gives_the_same_bytes_as_eager_processes(local_ray, monkeypatch):
     game = resolve_game("mastermind")
     monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
-    processes = coordinator.solve_game(game, "average", workers=2, eager=True)
-    on_ray = coordinator.solve_game(game, "average", workers=2, executor="ray", eager=True)
+    every = Options(orbits=True)  # the memo by orbit too, which mastermind leaves off by default
+    processes = coordinator.solve_game(game, "average", workers=2, eager=True, options=every)
+    on_ray = coordinator.solve_game(game, "average", workers=2, executor="ray", eager=True, options=every)
     assert processes.provenance["eager"] is True
     assert tree_to_bytes(on_ray) == tree_to_bytes(processes)
 

@@ -432,7 +432,7 @@ def test_solver_after_random_history_matches_brute_force(brute, naive, data, spe
     ]
     secrets = np.array(alive, dtype=np.int32)
     want = b.cost(alive, cap)
-    solver = Solver(game, cap)
+    solver = Solver(game, cap, orbits=data.draw(st.booleans(), label="orbits"))
     got = solver.solve(secrets, INF, history)
     if want == math.inf:
         assert got >= INF
@@ -713,9 +713,9 @@ def test_solve_huge_cap_through_the_script(tmp_path):
 def test_worker_processes_give_the_same_result(monkeypatch, spec, objective):
     """Real worker processes (the in-process threshold lowered to 0) find the same tree, total and nodes."""
     game = resolve_game(spec)
-    one = solve_game(game, objective, workers=1)
+    one = solve_game(game, objective, workers=1, options=EVERY)
     monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
-    two = solve_game(game, objective, workers=2)
+    two = solve_game(game, objective, workers=2, options=EVERY)
     assert two == one
 
 
@@ -724,9 +724,9 @@ def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
     """Every class of every guess side by side (real worker processes): the tree and figures of one worker
     without it; the node count may differ, so the file says eager."""
     game = resolve_game(spec)
-    one = coordinator.solve_game(game, objective, workers=1)
+    one = coordinator.solve_game(game, objective, workers=1, options=EVERY)
     monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
-    eager = coordinator.solve_game(game, objective, workers=2, eager=True)
+    eager = coordinator.solve_game(game, objective, workers=2, eager=True, options=EVERY)
     assert eager.root == one.root and eager.stats == one.stats
     assert eager.provenance.pop("eager") is True and "eager" not in one.provenance
     nodes = eager.provenance.pop("nodes"), one.provenance.pop("nodes")

@@ -44,6 +44,22 @@ def _describe(key: Mapping[str, Any]) -> str:
             f"search format {key.get('search_format')}")
 
 
+def _differences(theirs: Mapping[str, Any], ours: Mapping[str, Any]) -> str:
+    """What differs between two keys, field by field (a lever of the options, say, which the descriptions
+    above leave out): "options.orbits: True there, False here"."""
+    parts = []
+    for field in sorted(set(theirs) | set(ours)):
+        a, b = theirs.get(field), ours.get(field)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            parts += [f"{field}.{k}: {a.get(k)!r} there, {b.get(k)!r} here" for k in sorted(set(a) | set(b))
+                      if a.get(k) != b.get(k)]
+        else:
+            parts.append(f"{field}: {a!r} there, {b!r} here")
+    return "; ".join(parts)
+
+
 class CheckpointStore:
     """The finished subproblems of one search in ``folder``.
 
@@ -67,9 +83,10 @@ class CheckpointStore:
                 ) from None
             if theirs != self.key:
                 what = _describe(theirs) if isinstance(theirs, dict) else repr(theirs)
+                differs = f" (they differ in {_differences(theirs, self.key)})" if isinstance(theirs, dict) else ""
                 raise CheckpointError(
                     f"checkpoint folder {folder} holds another search ({what}); this one is "
-                    f"{_describe(self.key)}: give a fresh folder"
+                    f"{_describe(self.key)}{differs}: give a fresh folder"
                 )
         else:
             stray = [n for n in os.listdir(folder) if not n.startswith(".")]

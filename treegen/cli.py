@@ -504,15 +504,15 @@ def cmd_solve(args) -> int:
     objective = args.objective
     strategy = strategy_name(objective, args.max_guesses, args.consistent_only)
     out = args.output if args.output is not None else f"{game.name.replace(':', '-')}-{strategy}.json"
-    # Everything that can be refused is refused before the search starts.
+    # Everything that can be refused is refused before the search starts (and before any folder is made).
+    if args.orbits and args.no_orbits:
+        raise TreegenError("--orbits and --no-orbits contradict each other; give one at most")
+    if args.address is not None and args.executor != "ray":
+        raise TreegenError("--address applies only with --executor ray")
     output_file(out, "tree file")
     check_memory(game)
     if args.checkpoint is not None and output_folder(args.checkpoint):
         print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)
-    if args.address is not None and args.executor != "ray":
-        raise TreegenError("--address applies only with --executor ray")
-    if args.orbits and args.no_orbits:
-        raise TreegenError("--orbits and --no-orbits contradict each other; give one at most")
     if args.executor == "ray":
         workers = asked
     else:

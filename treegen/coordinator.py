@@ -672,21 +672,31 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     ``groups[0]`` while this process compiles ``groups[1]`` and the game's scorer, and each writes the
     disk cache that every process then loads.
 
-    Does nothing when ``cores`` (the user's budget, which a small game's inline search leaves unused) is
-    below 2 or the cache already holds ``groups[0][0]`` (every kernel is in one file, so they go stale
-    together). ``orbits``: whether the search uses the memo by orbit (see search.uses_orbits); if not,
-    its kernels are left out. ``say(note)`` is told when it compiles. Whether it compiled both groups; on any failure
-    (the helper cannot start or dies, a signature no longer types) it ends the helper and returns False,
-    and the search compiles what it needs itself, as without this step.
+    ``orbits``: whether the search uses the memo by orbit (see search.uses_orbits); if not, its kernels
+    (``ORBIT_KERNELS``) are left out. Does nothing when ``cores`` (the user's budget, which a small game's
+    inline search leaves unused) is below 2 or the cache already holds every kernel it would compile; when
+    it holds ``groups[0][0]`` (every kernel is in one file, so they go stale together) but not the memo by
+    orbit's kernels, which a first run of a small game left out, it compiles those alone, as in
+    ``groups``, so that the workers of a bigger game's first run do not each compile them. ``say(note)``
+    is told when it compiles. Whether it compiled both groups; on any failure (the helper cannot start or
+    dies, a signature no longer types) it ends the helper and returns False, and the search compiles what
+    it needs itself, as without this step.
     """
     wide = wide_onehot(game)  # the type of the game's one-hot table is part of the kernels' signatures
-    if cores < 2 or kernels.cached(groups[0][0], wide):
+    if cores < 2:
         return False
-    if say is not None:
-        say("compiling the search's kernels (first run only)")
-    scorer = "score_matrix" if game.repeats else "score_matrix_distinct"
     if not orbits:
         groups = tuple(tuple(name for name in group if name not in ORBIT_KERNELS) for group in groups)
+    note = "compiling the search's kernels (first run only)"
+    if kernels.cached(groups[0][0], wide):
+        groups = tuple(tuple(name for name in group if name in ORBIT_KERNELS and not kernels.cached(name, wide))
+                       for group in groups)
+        if not any(groups):
+            return False
+        note = "compiling the memo by orbit's kernels (first run of a game of over 2000 codes only)"
+    if say is not None:
+        say(note)
+    scorer = "score_matrix" if game.repeats else "score_matrix_distinct"
     method = "fork" if _fork_is_safe() else "spawn"
     helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_worker_init,
                                  initargs=(os.getpid(),))

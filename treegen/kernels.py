@@ -920,7 +920,7 @@ else:
         if not (isinstance(words, types.Array) and words.dtype == types.uint64 and words.ndim == 1
                 and words.layout == "C" and isinstance(to, types.Integer)):
             return None
-        out = types.Array(to, 1, "C")
+        out = types.Array(to, 1, "C", readonly=not words.mutable)
 
         def codegen(context, builder, signature, args):
             src = arrayobj.make_array(words)(context, builder, args[0])
