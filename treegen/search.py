@@ -594,17 +594,20 @@ class Solver:
             start = step.index + 1
         if best is not None:
             # Exact results are kept even without the memo: tree() rebuilds the optimal tree from them.
-            self.memo.put(secrets, keydepth, MemoEntry(beta, best))
-            if orbit is not None:
-                self._by_orbit.setdefault(orbit, []).append((secrets.copy(), MemoEntry(beta, best)))
+            self._remember(secrets, keydepth, MemoEntry(beta, best), orbit)
             return beta
         # Every guess was refuted: the least of their bounds (each >= beta) bounds the set.
         bound = max(min(scan.least, INF), floor)
         if self.memo_enabled:
-            self.memo.put(secrets, keydepth, MemoEntry(bound, None))
-            if orbit is not None:
-                self._by_orbit.setdefault(orbit, []).append((secrets.copy(), MemoEntry(bound, None)))
+            self._remember(secrets, keydepth, MemoEntry(bound, None), orbit)
         return bound
+
+    def _remember(self, secrets: np.ndarray, keydepth: int, entry: MemoEntry, orbit: tuple[int, bytes] | None) -> None:
+        """Put what a search learnt of a set in the memo, and under its ``orbit`` key in the memo by orbit
+        (None: not recorded there)."""
+        self.memo.put(secrets, keydepth, entry)
+        if orbit is not None:
+            self._by_orbit.setdefault(orbit, []).append((secrets.copy(), entry))
 
     def _orbit_answer(self, orbit: tuple[int, bytes], secrets: np.ndarray, beta: int) -> MemoEntry | None:
         """What the memo knows of a set equivalent to ``secrets`` that answers at ``beta`` (an exact value,
