@@ -1,4 +1,5 @@
-"""Feedback tables and batch scoring (numba kernels), checked against the naive scorer."""
+"""Feedback tables and batch scoring (numpy for games with repeats, a numba kernel for the others), checked
+against the naive scorer."""
 
 from __future__ import annotations
 

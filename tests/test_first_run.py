@@ -71,6 +71,8 @@ def test_solve_path_compiles_each_kernel_once(tmp_path, games):
     assert "next_open_guess" in signatures and "ordered_guesses" in signatures
     twice = {name: sigs for name, sigs in signatures.items() if len(sigs) > 1}
     assert twice == {}
+    # Inlined into their one caller on this path, they are never compiled alone (see kernels' docstring).
+    assert "class_bound" not in signatures and "_lookahead" not in signatures
     # compile_ahead compiles these kernels for these signatures on an empty cache: any other would be
     # compiled again by the search itself, and the first run would pay twice. (It compiles the scorer of
     # the game's kind only: the 32-bit probe's game has repeats, so it never scores distinct codes.)
@@ -93,7 +95,7 @@ if sys.argv[1] == "threaded":
 methods = []  # the start method of each helper compile_ahead makes
 get_context = coordinator.multiprocessing.get_context
 coordinator.multiprocessing.get_context = lambda method: methods.append(method) or get_context(method)
-game = resolve_game("mm:3:3")
+game = resolve_game("bc:3:5")  # no repeats: this process compiles its scorer too
 groups = (("fast_bound_limit",), ("excess_bound_limit",))
 notes = []
 first = coordinator.compile_ahead(game, 2, notes.append, groups)
@@ -101,14 +103,15 @@ cached = kernels.cached("fast_bound_limit")
 print(json.dumps({
     "first": first, "notes": notes, "cached": cached,
     "this_process_compiled": sorted(d.py_func.__name__ for d in (kernels.fast_bound_limit,
-        kernels.excess_bound_limit, kernels.score_matrix) if d.stats.cache_misses),
+        kernels.excess_bound_limit, kernels.score_matrix_distinct) if d.stats.cache_misses),
     "again": coordinator.compile_ahead(game, 2, notes.append, groups),
-    "one_core": coordinator.compile_ahead(resolve_game("bc:3:5"), 1, notes.append, groups),
+    "one_core": coordinator.compile_ahead(resolve_game("mm:3:3"), 1, notes.append, groups),
     # the helper fails after compiling its first kernel: no exception, False, and the search would
-    # compile what it needs itself
-    "helper_fails": coordinator.compile_ahead(game, 2, None, (("score_matrix_distinct", "no_such_kernel"),
-                                                               ("excess_bound_limit",))),
-    "helper_compiled_before_failing": kernels.cached("score_matrix_distinct"),
+    # compile what it needs itself (mm:3:3 has repeats: numpy scores it, and this process compiles nothing
+    # before the helper's failure shows)
+    "helper_fails": coordinator.compile_ahead(resolve_game("mm:3:3"), 2, None, (("split_classes", "no_such_kernel"),
+                                                                               ("memo_find",))),
+    "helper_compiled_before_failing": kernels.cached("split_classes"),
     "methods": methods,
 }))
 """
@@ -123,7 +126,7 @@ def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path, thread
     method = "fork" if threads == "single" and sys.platform == "linux" else "spawn"
     assert json.loads(done.stdout) == {
         "first": True, "notes": ["compiling the search's kernels (first run only)"], "cached": True,
-        "this_process_compiled": ["excess_bound_limit", "score_matrix"], "again": False, "one_core": False,
+        "this_process_compiled": ["excess_bound_limit", "score_matrix_distinct"], "again": False, "one_core": False,
         "helper_fails": False, "helper_compiled_before_failing": True,
         "methods": [method, method],  # the first call and the failing one; the others start no helper
     }
@@ -163,12 +166,12 @@ def test_compile_ahead_compiles_the_orbit_kernels_left_out_before(tmp_path):
 
 
 def test_ahead_groups_split_the_listed_kernels():
-    """compile_ahead's two groups are disjoint and, with the two scorers (the main process compiles the
-    game's), cover every kernel whose signature is listed: a name missing from both would be compiled by
-    the search alone, and a misspelt one would make compile_ahead give up."""
+    """compile_ahead's two groups are disjoint and, with the scorer of games without repeats (the main
+    process compiles it for such a game), cover every kernel whose signature is listed: a name missing from
+    both would be compiled by the search alone, and a misspelt one would make compile_ahead give up."""
     helper, main = AHEAD
     assert not set(helper) & set(main)
-    assert sorted([*helper, *main, "score_matrix", "score_matrix_distinct"]) == sorted(kernels.SEARCH_SIGNATURES)
+    assert sorted([*helper, *main, "score_matrix_distinct"]) == sorted(kernels.SEARCH_SIGNATURES)
 
 
 @pytest.mark.parametrize("quiet, signum, status, word", [

@@ -640,16 +640,17 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
 
 
 # What each process compiles on an empty cache (see compile_ahead), by name in kernels.SEARCH_SIGNATURES,
-# measured on mastermind (scripts/first_run.py), where the two end within a few tenths of a second of each
-# other: the helper's least_bound, class_bound and next_open_guess with their callees take about half of
-# the search's compile time, the other kernels and the game's scorer the other half. A kernel that both
-# need is the main process's when it comes first there and late in the helper, which then loads it from the
-# cache instead of compiling it again: memo_find and memo_put (callees of class_bound, typed after the
-# helper's 3-4 s on least_bound) and split_classes (of next_open_guess, reached some seconds later still).
-# The memo by orbit's two kernels, for games of more than 2000 codes, are one for each (bulls-cows: the
-# main process ends at 8.7 s rather than 9.1 s, the helper at 8.0 s; the other split ends it at 9.1 s).
+# measured on mastermind (scripts/first_run.py), where the two end within a tenth of a second of each other
+# (6.8 s): the helper's least_bound and next_open_guess (class_bound inlined) with their callees take about
+# half of the search's compile time, the other kernels the other half, with the scorer of a game without
+# repeats (games with repeats are scored by numpy). A kernel that both need is the main process's when it
+# comes first there and late in the helper, which then loads it from the cache instead of compiling it
+# again: memo_find and memo_put (callees of next_open_guess through class_bound, typed after the helper's
+# 3-4 s on least_bound) and split_classes (reached some seconds later still). The memo by orbit's two
+# kernels, for games of more than 2000 codes, are one for each (bulls-cows: the main process ends at 7.9 s,
+# the helper at 7.1 s; the other split ends it at 7.9 s too).
 ORBIT_KERNELS = ("orbit_key", "orbit_element")  # compiled only for a search that uses the memo by orbit
-AHEAD = (("least_bound", "class_bound", "next_open_guess", "orbit_key"),
+AHEAD = (("least_bound", "next_open_guess", "orbit_key"),
          ("memo_find", "memo_put", "split_classes", "fast_bound_limit", "excess_bound_limit", "node_group",
           "canonical_codes", "ordered_guesses", "orbit_element"))
 
@@ -669,8 +670,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
                   groups: tuple[tuple[str, ...], tuple[str, ...]] = AHEAD, orbits: bool = True) -> bool:
     """On an empty numba cache (the first run after install), compile the search's kernels in two
     processes side by side: a helper process (forked if :func:`_fork_is_safe`, else spawned) compiles
-    ``groups[0]`` while this process compiles ``groups[1]`` and the game's scorer, and each writes the
-    disk cache that every process then loads.
+    ``groups[0]`` while this process compiles ``groups[1]`` (and the scorer of a game without repeats: the
+    others are scored by numpy), and each writes the disk cache that every process then loads.
 
     ``orbits``: whether the search uses the memo by orbit (see search.uses_orbits); if not, its kernels
     (``ORBIT_KERNELS``) are left out. Does nothing when ``cores`` (the user's budget, which a small game's
@@ -696,7 +697,8 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
         note = "compiling the memo by orbit's kernels (first run of a game of over 2000 codes only)"
     if say is not None:
         say(note)
-    scorer = "score_matrix" if game.repeats else "score_matrix_distinct"
+    # Games with repeats are scored with numpy (feedback.score_many); the others by a kernel of their own.
+    scorer = () if game.repeats else ("score_matrix_distinct",)
     method = "fork" if _fork_is_safe() else "spawn"
     helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_worker_init,
                                  initargs=(os.getpid(),))
@@ -709,7 +711,7 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
         finally:
             if held is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        kernels.compile_for_search((scorer, *groups[1]), wide)
+        kernels.compile_for_search((*scorer, *groups[1]), wide)
         job.result()
     except BaseException as exc:
         # Do not wait for the helper's compile (on Ctrl-C, or after a failure here): end it. numba writes

@@ -14,8 +14,11 @@ First-run compile time (the cost of an empty cache; see scripts/first_run.py). O
 ``treegen solve`` compiles in two processes side by side (``SEARCH_SIGNATURES`` at the end of this
 file, coordinator.compile_ahead). numba compiles every kernel a call reaches as its own library, then
 links and optimises its callees into it again, so what a kernel pulls in is paid several times over.
-Hence: no ``inline="always"`` (numba's own inlining retypes the callee at each call site and cost more
-than LLVM's, which inlines small helpers anyway); no ``ndarray.sort`` (seven jitted helpers;
+Hence: ``inline="always"`` (numba's own inlining: the callee's code is typed into its caller's, and never
+compiled alone) only for a big callee with one caller on the search's path that Python does not call
+there, ``class_bound`` and ``_lookahead`` (0.8 s less CPU on mastermind's first run); not for small
+helpers with several callers, where it retypes the callee at each call site and cost more than LLVM's
+inlining, which takes small helpers anyway; no ``ndarray.sort`` (seven jitted helpers;
 ``sort_keys`` is one); no ``np.zeros`` or ``np.full`` (each dtype compiles numpy's overload, with a copy
 of ``np.empty``, in every process: ``np.empty`` then ``a[:] = 0``, which is lowered in place); no
 whole-array assignment into a row (it compiles a shape-mismatch message with string formatting); no
@@ -47,39 +50,10 @@ NO_BOUND = np.int64(1) << 62
 
 
 @njit(cache=True)
-def _score_pair(gd, gc, sd, sc, npos, nsym):
-    """Hint of guess (digits gd, symbol counts gc) against secret (sd, sc)."""
-    bulls = 0
-    for p in range(npos):
-        if gd[p] == sd[p]:
-            bulls += 1
-    common = 0
-    for x in range(nsym):
-        a = gc[x]
-        b = sc[x]
-        common += a if a < b else b
-    return bulls * (npos + 1) + common - bulls
-
-
-@njit(cache=True)
-def score_matrix(gdigits, gcounts, sdigits, scounts):
-    """Hints (uint8) of every guess (rows) against every secret (columns)."""
-    ng = gdigits.shape[0]
-    ns = sdigits.shape[0]
-    npos = gdigits.shape[1]
-    nsym = gcounts.shape[1]
-    out = np.empty((ng, ns), dtype=np.uint8)
-    for i in range(ng):
-        gd = gdigits[i]
-        gc = gcounts[i]
-        for j in range(ns):
-            out[i, j] = _score_pair(gd, gc, sdigits[j], scounts[j], npos, nsym)
-    return out
-
-
-@njit(cache=True)
 def score_matrix_distinct(gdigits, gmasks, sdigits, smasks):
-    """As ``score_matrix`` for games without repeats: common symbols are the popcount of two masks."""
+    """Hints (uint8) of every guess (rows) against every secret (columns) of a game without repeats, where
+    the symbols in common are the popcount of two masks (feedback.score_many; games with repeats are scored
+    with numpy there)."""
     ng = gdigits.shape[0]
     ns = sdigits.shape[0]
     npos = gdigits.shape[1]
@@ -238,11 +212,13 @@ def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
     return _lookahead(table, guesses, secrets, nh, win, lbtab, np.int64(3 * secrets.shape[0]))[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
     """``lookahead_bounds`` with the packed counters it used: (bounds, w0, w1, w2, packed); when
     ``packed`` is False (big sets or many hints) the words are empty. Each class C counts at least
     3|C| - ``most`` too, where ``most`` is the set's most key (see least_bound; 3n takes nothing from it).
+    Inlined into ordered_guesses, the search's caller (and into lookahead_bounds, which the search does
+    not call), so that it is not compiled and optimised a second time on its own.
 
     ``table`` holds dense hint ids (0..nh-1), ``win`` is the all-bulls id.
 
@@ -963,7 +939,7 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     whose most key is 11 (numbers-baseball's counting bound assumes 15), classes of more than 10 secrets
     cost more than the counting bound says. (The search takes a node's most key this way too: see
     next_open_guess. The keys are computed here, not in a function of their own, because a jitted
-    callee costs class_bound's compile about 0.4 s on the first run.)
+    callee cost class_bound's compile about 0.4 s on the first run.)
 
     Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
     search.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
@@ -1345,7 +1321,7 @@ def _room(slots, ent, pool, state, entries, places):
             and state[1] + places <= pool.shape[0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2lim,
                 slots, ent, pool, state, zob, w0, w1, stats, src, nkeys, order, runs, built, node):
     """A lower bound on the cost of ``secrets`` within ``depth`` guesses, without searching: the
@@ -1354,7 +1330,10 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
     costs at least its lookahead bound, so the best one does too), which is memoised. Needs memo room
     for one entry and len(secrets) pool places. ``src``, ``nkeys``, ``order``, ``runs``, ``built``, ``node``:
     the node whose class ``secrets`` is, for least_bound (an empty ``order``: none). **Mutates** the memo
-    arrays, the scratch words, ``stats`` and the node's ``src``, ``order``, ``runs`` and ``built``."""
+    arrays, the scratch words, ``stats`` and the node's ``src``, ``order``, ``runs`` and ``built``.
+
+    Inlined into next_open_guess, its one caller in the search (see the module's docstring): compiled
+    alone, it and the least_bound linked into it were optimised once for it and again for that caller."""
     n = secrets.shape[0]
     if n <= 2 or lb[depth, n] >= INF:
         return lb[depth, n]
@@ -1585,7 +1564,6 @@ _U32_2 = types.Array(types.uint32, 2, "C")
 _NODE = (_U16_2, _U8_1, _I32_1, _I64_2, _I64_1, _I32_1)
 
 SEARCH_SIGNATURES = MappingProxyType({
-    "score_matrix": (_U8_2, _U8_2, _U8_2, _U8_2),
     "score_matrix_distinct": (_U8_2, _I64_1, _U8_2, _I64_1),
     "fast_bound_limit": (_I64_1R,),
     "excess_bound_limit": (_I64_1R, _I),
@@ -1598,16 +1576,12 @@ SEARCH_SIGNATURES = MappingProxyType({
     "orbit_key": (_U8_2R, _I32_1, _I, _I8_2R, _I64_1),
     "orbit_element": (_U8_2R, _I64_1, _I64_1, _I64_1, _I32_1, _I32_1, _I, _I8_2R, _I, _I8_1, _I64_1, _I64_1),
     # (the memo's slots, entries, pool and state, zob, secrets, key depth and for memo_put value and best):
-    # callees of class_bound, which the search also calls for its memo (search.Memo)
+    # callees of next_open_guess (through class_bound), which the search also calls for its memo (search.Memo)
     "memo_find": (_I64_1, _I64_2, _I32_1, _I64_1R, _I32_1, _I),
     "memo_put": (_I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _I32_1, _I, _I, _I),
     # (table, onehot, secrets, nh, win, lbtab, t, t2, the two scratch word arrays, keys_only): a callee of
-    # class_bound, and called for a node's most key (search.Solver.scan)
+    # next_open_guess (through class_bound), and called for a node's most key (search.Solver.scan)
     "least_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I64_1R, _I, _I, _U64_1, _U64_1, _B) + _NODE,
-    # (table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2lim, the memo's slots, entries, pool and
-    # state, zob, the two scratch word arrays, counters)
-    "class_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I, _I, _I64_2R, _I64_1R, _I64_1R, _I64_1, _I64_2, _I32_1,
-                    _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1) + _NODE,
     # (table, onehot, guesses, bounds, start, least, secrets, beta, most, depth, capped, nh, win, lb, tlim, t2lim, four
     # options, the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
     "next_open_guess": (_U8_2R, _U16_2R, _I32_1, _I64_1, _I, _I, _I32_1, _I, _I, _I, _B, _I, _I, _I64_2R, _I64_1R,
