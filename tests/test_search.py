@@ -504,13 +504,17 @@ def test_memo_by_orbit_answers_and_keeps_the_tree(spec, cap):
 
 def test_memo_by_orbit_is_on_by_default_above_the_small_games():
     """Left to itself (orbits None), the memo by orbit is off for games of up to ORBITS_MIN_CODES codes and on
-    above; a choice made stands, and what a search does is what it records."""
+    above; a choice made stands, and what a search does is what it records. Without the memo, which it lives
+    in, it is off whatever was asked, in the solver and in the options a search records alike."""
     small, big = resolve_game("mastermind"), resolve_game("bulls-cows")
     assert small.size <= search.ORBITS_MIN_CODES < big.size
     assert not Solver(small).orbits and Solver(big).orbits
     assert Solver(small, orbits=True).orbits and not Solver(big, orbits=False).orbits
     assert (Options().resolved(small).orbits, Options().resolved(big).orbits) == (False, True)
     assert Options(orbits=True).resolved(small).orbits is True
+    for asked in (None, True):
+        assert not Solver(big, memo_enabled=False, orbits=asked).orbits
+        assert Options(memo=False, orbits=asked).resolved(big).orbits is False
 
 
 def test_memo_by_orbit_needs_an_element_not_only_a_key():

@@ -554,7 +554,7 @@ def cmd_solve(args) -> int:
     try:
         # Before the progress bar, whose monitor thread would make compile_ahead spawn its helper
         # rather than fork it (slower to start).
-        compile_ahead(game, asked, None if args.quiet else _stderr_line(None), orbits=options.orbits and options.memo)
+        compile_ahead(game, asked, None if args.quiet else _stderr_line(None), orbits=options.orbits)
         stopped()
         if not args.quiet:
             from tqdm import tqdm

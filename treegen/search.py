@@ -52,8 +52,9 @@ class Options:
     best-first by that bound. ``memo``: remember solved sets (exact results are kept regardless, to
     rebuild the tree). ``two_phase``: raise every big class to its own least lookahead bound before any
     class is searched in depth. ``orbits``: a set the memo does not know is looked up by its orbit under
-    the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (needs ``memo``);
-    None (the default): on for games of more than ``ORBITS_MIN_CODES`` codes (see :func:`uses_orbits`).
+    the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (off without
+    ``memo``, which it lives in); None (the default): on for games of more than ``ORBITS_MIN_CODES`` codes
+    (see :func:`uses_orbits`).
     """
 
     symmetry: bool = True
@@ -64,8 +65,9 @@ class Options:
     orbits: bool | None = None
 
     def resolved(self, game: Game) -> Options:
-        """These options with ``orbits`` decided for ``game`` (what a search of it does, and records)."""
-        return replace(self, orbits=uses_orbits(game, self.orbits))
+        """These options with ``orbits`` decided for ``game`` and the memo (what a search of it does, and
+        records)."""
+        return replace(self, orbits=uses_orbits(game, self.orbits, self.memo))
 
 
 ORBITS_MIN_CODES = 2000
@@ -75,9 +77,10 @@ little and costs the first run its two kernels' compile: mastermind's search tak
 ``orbit_element`` take about 1.8 s of CPU to compile on an empty cache (scripts/first_run.py)."""
 
 
-def uses_orbits(game: Game, orbits: bool | None) -> bool:
-    """Whether a search of ``game`` uses the memo by orbit when asked for ``orbits`` (None: by size)."""
-    return game.size > ORBITS_MIN_CODES if orbits is None else orbits
+def uses_orbits(game: Game, orbits: bool | None, memo: bool = True) -> bool:
+    """Whether a search of ``game`` uses the memo by orbit when asked for ``orbits`` (None: by size), with
+    the ``memo`` on or off: the memo by orbit lives in the memo, so it is off without it."""
+    return memo and (game.size > ORBITS_MIN_CODES if orbits is None else orbits)
 
 
 @dataclass(frozen=True)
@@ -398,8 +401,8 @@ class Solver:
     minimum over more guesses than hard mode allows, so it can only be lower). ``extra`` is the crush
     objective: each secret solved with the cap's last guess costs ``extra`` more, so that with extra
     above any total the cost orders trees by the secrets at the cap first, then by total. ``orbits``:
-    the memo also answers a set by an equivalent one searched before (see _orbit_answer; off with the
-    memo, since it lives in it); None: by the game's size (see uses_orbits), decided here.
+    the memo also answers a set by an equivalent one searched before (see _orbit_answer); None: by the
+    game's size; either way off without the memo (see uses_orbits, which decides it here).
     """
 
     game: Game
@@ -436,8 +439,8 @@ class Solver:
         self._no_view = no_view(t.onehot)
         # The memo by orbit: (key depth, orbit key) -> the sets searched under that key, with what the
         # memo learnt of each (see _orbit_answer).
-        self.orbits = uses_orbits(self.game, self.orbits)
-        self._set_orbits = SetOrbits(self.game) if self.orbits and self.memo_enabled else None
+        self.orbits = uses_orbits(self.game, self.orbits, self.memo_enabled)
+        self._set_orbits = SetOrbits(self.game) if self.orbits else None
         self._by_orbit: dict[tuple[int, bytes], list[tuple[np.ndarray, MemoEntry]]] = {}
 
     @property
