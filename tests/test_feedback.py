@@ -61,6 +61,22 @@ def test_score_many_on_random_subsets(name, naive):
     assert feedback.score_many(game, [0], [0]).tolist() == [[game.win_hint]]
 
 
+@pytest.mark.parametrize("name", ["mastermind", "mm:3:3", "bc:3:5"])
+def test_score_many_with_more_guesses_than_secrets(name, naive):
+    """Many guesses against a few secrets (as play's suggestions score them), which numpy scores the other
+    way round for games with repeats: the same hints, in a C-contiguous uint8 array of guesses by secrets."""
+    game = resolve_game(name)
+    table = feedback.feedback_table(game)
+    guesses = np.arange(game.size)[::-1]
+    for secrets in ([5], [0, 7, 3], list(range(1, game.size, max(1, game.size // 20)))):
+        got = feedback.score_many(game, guesses, secrets)
+        assert got.dtype == np.uint8 and got.flags.c_contiguous and got.shape == (game.size, len(secrets))
+        np.testing.assert_array_equal(got, table[np.ix_(guesses, secrets)])
+        for i in range(0, game.size, 37):
+            for j, s in enumerate(secrets):
+                assert got[i, j] == naive_hint(game, naive, int(guesses[i]), s)
+
+
 @pytest.mark.parametrize("name", list(PRESETS) + SMALL_GAMES)
 def test_table_properties(name):
     game = resolve_game(name)

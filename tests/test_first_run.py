@@ -74,8 +74,8 @@ def test_solve_path_compiles_each_kernel_once(tmp_path, games):
     # Inlined into their one caller on this path, they are never compiled alone (see kernels' docstring).
     assert "class_bound" not in signatures and "_lookahead" not in signatures
     # compile_ahead compiles these kernels for these signatures on an empty cache: any other would be
-    # compiled again by the search itself, and the first run would pay twice. (It compiles the scorer of
-    # the game's kind only: the 32-bit probe's game has repeats, so it never scores distinct codes.)
+    # compiled again by the search itself, and the first run would pay twice. (It compiles a scorer only for
+    # games without repeats, which the 32-bit probe's game is not: numpy scores it.)
     unused = {"score_matrix_distinct"} if len(games) == 1 else set()
     assert {name: signatures.get(name) for name in found["ahead"] if name not in unused} == {
         name: [sig] for name, sig in found["ahead"].items() if name not in unused}
@@ -107,10 +107,10 @@ print(json.dumps({
     "again": coordinator.compile_ahead(game, 2, notes.append, groups),
     "one_core": coordinator.compile_ahead(resolve_game("mm:3:3"), 1, notes.append, groups),
     # the helper fails after compiling its first kernel: no exception, False, and the search would
-    # compile what it needs itself (mm:3:3 has repeats: numpy scores it, and this process compiles nothing
-    # before the helper's failure shows)
+    # compile what it needs itself (mm:3:3 has repeats: numpy scores it, and this process's group is cached
+    # already, so it compiles nothing before the helper's failure shows)
     "helper_fails": coordinator.compile_ahead(resolve_game("mm:3:3"), 2, None, (("split_classes", "no_such_kernel"),
-                                                                               ("memo_find",))),
+                                                                               ("excess_bound_limit",))),
     "helper_compiled_before_failing": kernels.cached("split_classes"),
     "methods": methods,
 }))

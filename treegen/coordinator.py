@@ -785,7 +785,7 @@ def solve_game(
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
     check_memory(game)
-    options = options.resolved(game)  # orbits decided by the game's size (recorded so in a checkpoint's key)
+    options = options.resolved(game)  # orbits decided by the game's size and the memo (so in a checkpoint's key)
     warn = warn or (lambda message: None)
     store = None
     if checkpoint is not None:

@@ -57,6 +57,10 @@ def score_many(game: Game, guesses, secrets) -> np.ndarray:
         masks = _code_masks(game)
         return kernels.score_matrix_distinct(digits[g], masks[g], digits[s], masks[s])
     counts = _code_counts(game)
+    if s.shape[0] < g.shape[0]:
+        # numpy is slow on short rows (many guesses against a few secrets, as play's suggestions score them):
+        # score the other way round, since a hint does not change when guess and secret swap places.
+        return np.ascontiguousarray(_score_repeats(digits[s], counts[s], digits[g], counts[g], game.positions).T)
     return _score_repeats(digits[g], counts[g], digits[s], counts[s], game.positions)
 
 
