@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-LEVERS = ["none", "orbits", "two-phase", "ordering", "memo", "symmetry", "lookahead"]
+LEVERS = ["none", "orbits", "shares", "two-phase", "ordering", "memo", "symmetry", "lookahead"]
 
 
 def run(game: str, lever: str, out: str, timeout: float) -> tuple[float, dict | None]:

@@ -372,7 +372,7 @@ def test_memo_matches_a_dict(colliding):
 
 LEVERS = st.fixed_dictionaries(
     {"lookahead": st.booleans(), "ordering": st.booleans(), "memo_enabled": st.booleans(), "two_phase": st.booleans(),
-     "orbits": st.booleans()}
+     "orbits": st.booleans(), "shares": st.booleans()}
 )
 
 
@@ -401,9 +401,9 @@ def test_solver_on_random_subsets_matches_brute_force(brute, naive, data, spec, 
     if cap is not None:
         assert deepest <= cap
     if levers["lookahead"] and levers["ordering"]:
-        # memo, two_phase and orbits leave the order of guesses alone: the first guess of least cost is the
-        # same (the reference has every one of them off)
-        reference = Solver(game, cap, symmetry=False, memo_enabled=False, two_phase=False, orbits=False)
+        # memo, two_phase, orbits and shares leave the order of guesses alone: the first guess of least cost
+        # is the same (the reference has every one of them off)
+        reference = Solver(game, cap, symmetry=False, memo_enabled=False, two_phase=False, orbits=False, shares=False)
         reference.solve(secrets, INF)
         assert tree == reference.tree(secrets)
 
@@ -449,9 +449,9 @@ def test_solver_after_random_history_matches_brute_force(brute, naive, data, spe
 
 # -- ablation levers ------------------------------------------------------------------------------------
 
-LEVER_NAMES = ["symmetry", "lookahead", "ordering", "memo", "two_phase", "orbits"]
+LEVER_NAMES = ["symmetry", "lookahead", "ordering", "memo", "two_phase", "orbits", "shares"]
 # Levers that leave the order of guesses alone, so the first guess of least cost, hence the tree, is the same.
-SAME_TREE = {"symmetry", "memo", "two_phase", "orbits"}
+SAME_TREE = {"symmetry", "memo", "two_phase", "orbits", "shares"}
 # Every lever on: the memo by orbit too, which games of up to ORBITS_MIN_CODES codes leave off by default.
 EVERY = Options(orbits=True)
 
@@ -474,7 +474,7 @@ def test_ablation_levers_keep_the_optima(spec, lever, brute, naive):
             assert ablated.tree == base.tree, objective
 
 
-@pytest.mark.parametrize("lever", ["ordering", "memo", "two_phase", "orbits"])
+@pytest.mark.parametrize("lever", ["ordering", "memo", "two_phase", "orbits", "shares"])
 def test_ablation_levers_keep_the_mastermind_optimum(lever):
     # Without symmetry or lookahead the mastermind search takes from seconds to minutes: tiny games only.
     game = resolve_game("mastermind")
@@ -737,6 +737,64 @@ def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
     assert eager.provenance == one.provenance
     if spec == "mastermind":  # its root has guesses whose classes a chain would stop early: the eager path ran
         assert nodes[0] > nodes[1]
+
+
+def _root_run(game, published=None):
+    """A root search of ``game`` in this process with the memo by orbit on, given outcomes already
+    published (None: none): (the coordinator, the root's outcome)."""
+    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
+                                  coordinator.Progress(None), lambda message: None)
+    if published is not None:
+        run.published = published
+    every = np.arange(game.size, dtype=np.int32)
+    return run, run.subproblem(every, INF, (), search.UNCAPPED, 0).result()
+
+
+@pytest.mark.parametrize("spec", ["mastermind", "mm:3:5"])
+def test_transferred_classes_get_their_own_trees_at_the_root(spec, monkeypatch):
+    """Subproblems answered by equivalent sets published earlier carry values without trees; the root finds
+    the trees of its best guess's classes again, and they are the trees a search without transfers finds.
+    Here every subproblem of the second search, the root's best guess's classes included, is answered by
+    the first search's outcomes."""
+    game = resolve_game(spec)
+    first, plain = _root_run(game)
+    assert first.published, "the root published nothing"
+    holes = []
+    fill = coordinator.Coordinator._fill_holes
+
+    def spy(self, g, members, starts, subtrees, history, depth):
+        holes.extend(h for h, outcome in subtrees.items() if outcome.tree is None)
+        return fill(self, g, members, starts, subtrees, history, depth)
+
+    monkeypatch.setattr(coordinator.Coordinator, "_fill_holes", spy)
+    second, again = _root_run(game, first.published)
+    assert holes, "no class of the root's best guess was transferred"
+    assert (again.value, again.exact, again.tree) == (plain.value, plain.exact, plain.tree)
+    # The classes found again are searched (the nodes counted), the rest was transferred (none counted).
+    assert 0 < second.nodes < first.nodes
+
+
+def test_transferred_outcomes_answer_as_their_contract_says():
+    """An exact value answers any beta (exact below it, without a tree; a bound >= beta at or above), a
+    bound answers only a beta at most itself, and the answer for an equivalent set (here its image under
+    a swap of symbols) is the same; a set of another orbit gets none."""
+    game = resolve_game("mm:3:4")
+    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
+                                  coordinator.Progress(None), lambda message: None)
+    codes = ["001", "012", "123", "230", "111"]
+    swapped = ["110", "102", "023", "231", "000"]  # symbols 0 and 1 swapped
+    bounded = ["011", "012", "222"]
+    as_set = lambda names: np.array(sorted(parse_code(game, c) for c in names), dtype=np.int32)
+    run._finished(as_set(codes), 5, coordinator.Outcome(12, True, 40, ["tree"]))
+    run._finished(as_set(bounded), 5, coordinator.Outcome(7, False, 9))
+    assert run._transferred(as_set(codes), 20, 5) is None, "answered before it was published"
+    run._publish()
+    for names in (codes, swapped):
+        assert run._transferred(as_set(names), 20, 5) == coordinator.Outcome(12, True, 0)
+        assert run._transferred(as_set(names), 12, 5) == coordinator.Outcome(12, False, 0)
+    assert run._transferred(as_set(bounded), 7, 5) == coordinator.Outcome(7, False, 0)
+    assert run._transferred(as_set(bounded), 8, 5) is None
+    assert run._transferred(as_set(["001", "012", "123", "230", "222"]), 20, 5) is None
 
 
 def test_eager_coordinates_big_sets_at_any_level(monkeypatch):

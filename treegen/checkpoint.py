@@ -24,9 +24,10 @@ from .rules import TreegenError
 
 MANIFEST = "treegen-checkpoint.json"
 FORMAT = "treegen-checkpoint"
-SEARCH_FORMAT = 4  # bump when the search's subproblems or their outcomes change meaning (3: the raised
+SEARCH_FORMAT = 5  # bump when the search's subproblems or their outcomes change meaning (3: the raised
 # class bound of de57688 changed node counts and, among equal totals, the trees; 4: the memo by orbit
-# changed node counts)
+# changed node counts; 5: shares of the slack and outcomes carried over between subproblems changed the
+# subproblems and node counts)
 
 
 class CheckpointError(TreegenError):

@@ -522,7 +522,7 @@ def cmd_solve(args) -> int:
     options = Options(
         symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
         memo=not args.no_memo, two_phase=not args.no_two_phase,
-        orbits=False if args.no_orbits else True if args.orbits else None,
+        orbits=False if args.no_orbits else True if args.orbits else None, shares=not args.no_shares,
     ).resolved(game)
     start = time.perf_counter()
     bar = None
@@ -1033,7 +1033,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--timings", action="store_true",
                    help="also record seconds and workers in the file (the bytes then differ run to run)")
-    for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase", "orbits"):
+    for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase", "orbits", "shares"):
         p.add_argument(f"--no-{lever}", action="store_true", help=argparse.SUPPRESS)
     # The memo by orbit is on by default only for games of more than 2000 codes (search.uses_orbits).
     p.add_argument("--orbits", action="store_true", help=argparse.SUPPRESS)

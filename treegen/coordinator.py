@@ -11,6 +11,12 @@ least cost, so the tree is the same for any executor.
 A coordinator's node is the solver's node (``Solver.scan``, then ``Solver.next_open`` per guess), with
 the classes of each open guess searched as subproblems instead of recursively.
 
+With the memo by orbit (the ``orbits`` lever), the outcomes of one root wave answer the subproblems of
+the later waves whose sets are equivalent to theirs (see ``Coordinator._transferred``): on numbers-baseball
+the root's second wave met again, under other first guesses, sets that cost about 12 of its 25 million
+nodes. Only the root publishes outcomes, between its waves, when nothing runs, so what answers a
+subproblem never depends on timing either.
+
 Before a tree is returned it is replayed over every secret (``verify.make_tree``) and its total and
 worst case are compared with what the search proved; a mismatch is a ``SearchBug``, never a file.
 """
@@ -38,6 +44,7 @@ from .feedback import TableTooLarge, default_memory, format_bytes, table_bytes
 from .rules import Code, Game, TreegenError
 from .search import (INF, UNCAPPED, Options, SearchTables, Solver, onehot_bytes, search_tables, small_tree,
                      wide_onehot)
+from .symmetry import SetOrbits
 from .tree import Node, Tree, Wire
 from .verify import make_tree
 
@@ -353,6 +360,13 @@ class Coordinator:
         # critical path is 30 s, for 2.1 times the work (331 s of CPU over 10,053 tasks). A lower threshold
         # costs more: with 300, bulls-cows' eager search did 3.3 times the work for a path of 1.3 s, not 2.9.
         self.split_eager = max(EAGER_SPLIT_MIN, game.size // 16)
+        # The memo by orbit across subproblems (with the orbits lever): outcomes finished and not yet
+        # published, and those published by set orbit (see _transferred); off while the root rebuilds.
+        self.set_orbits = SetOrbits(game) if options.orbits else None
+        self.finished: list[tuple[np.ndarray, int, Outcome]] = []
+        self.finished_lock = threading.Lock()
+        self.published: dict[tuple[int, bytes], list[tuple[np.ndarray, Outcome]]] = {}
+        self.rebuilding = False
 
     def close(self) -> None:
         """Stop everything at once (after an interrupt or an error too)."""
@@ -407,23 +421,26 @@ class Coordinator:
             if stored is not None:
                 fut: Future = Future()
                 fut.set_result(Outcome.from_obj(stored))
-                self._done(fut, None)
+                self._done(fut, None, None, (secrets, depth))
                 return fut
         inner = self.executor.submit(_run_task, self.game, self.cap, self.options, self.hard, self.extra, secrets,
                                      beta, history, depth)
         # Whoever waits sees the outcome only once its nodes are counted and its checkpoint is on disk.
         outer: Future = Future()
-        inner.add_done_callback(lambda f: self._settle(f, key, outer))
+        inner.add_done_callback(lambda f: self._settle(f, key, outer, (secrets, depth)))
         return outer
 
-    def _settle(self, fut: Future, key: dict | None, outer: Future) -> None:
+    def _settle(self, fut: Future, key: dict | None, outer: Future, task: tuple) -> None:
         try:
-            self._done(fut, key, outer)
+            self._done(fut, key, outer, task)
         except BaseException as exc:  # never leave a waiter hanging
             if not outer.done():
                 outer.set_exception(exc)
 
-    def _done(self, fut: Future, key: dict | None, outer: Future | None = None) -> None:
+    def _done(self, fut: Future, key: dict | None, outer: Future | None, task: tuple) -> None:
+        """A task's outcome arrived: count it, checkpoint it and note it for the memo by orbit (``task``:
+        its secrets and depth) before whoever waits on ``outer`` sees it, so that the root publishes every
+        outcome of a wave once the wave is over (see _publish)."""
         if fut.cancelled():
             if outer is not None:
                 outer.cancel()
@@ -434,6 +451,7 @@ class Coordinator:
             return
         outcome = fut.result()
         self.count(outcome.nodes)
+        self._finished(*task, outcome)
         if key is not None and self.store is not None:
             try:
                 self.store.save(key, outcome.to_obj())
@@ -455,6 +473,10 @@ class Coordinator:
                 return _Done(Outcome(INF, False, 0))
             exact = lb < beta
             return _Done(Outcome(lb, exact, 0, small_tree(self.tables, secrets) if exact else None))
+        if self.set_orbits is not None:
+            found = self._transferred(secrets, beta, depth)
+            if found is not None:
+                return _Done(found)
         if level == 0 or (level == 1 and n >= self.split_min) or (self.eager and n >= self.split_eager):
             return self._spawn(self.coordinate, secrets, beta, history, depth, level)
         return self.task(secrets, beta, history, depth)
@@ -515,7 +537,7 @@ class Coordinator:
                 wave_span = max(wave_span, job_span)
                 if subtrees is not None and total < beta:
                     beta = total
-                    best = (g, self._children(g, members, starts, subtrees))
+                    best = (g, members, starts, subtrees)
                     if level == 0:
                         self.progress.say(self._best_note(beta))
                 else:
@@ -523,9 +545,87 @@ class Coordinator:
             work += own
             span += own + wave_span
             own = 0.0
+            if level == 0:
+                # Between the root's waves nothing runs, so what finished in this wave answers equivalent
+                # sets in the later ones whatever the timing (see _transferred).
+                self._publish()
         if best is None:
-            return Outcome(min(scan.least, INF), False, 0, None, work, span)
-        return Outcome(beta, True, 0, [best[0], best[1]], work, span)
+            outcome = Outcome(min(scan.least, INF), False, 0, None, work, span)
+        else:
+            g, members, starts, subtrees = best
+            if level == 0:
+                self._fill_holes(g, members, starts, subtrees, history, depth)
+            if any(o.tree is None for o in subtrees.values()):
+                # A class's value came from an equivalent set, without its tree (see _transferred): the
+                # root finds it if this set ends in the tree.
+                outcome = Outcome(beta, True, 0, None, work, span)
+            else:
+                outcome = Outcome(beta, True, 0, [g, self._children(g, members, starts, subtrees)], work, span)
+        self._finished(secrets, depth, outcome)
+        return outcome
+
+    # -- the memo by orbit across subproblems ------------------------------------------------------------------
+    def _finished(self, secrets: np.ndarray, depth: int, outcome: Outcome) -> None:
+        """Note a subproblem's outcome for :meth:`_publish` (with the memo by orbit on)."""
+        if self.set_orbits is not None:
+            with self.finished_lock:
+                self.finished.append((secrets, depth, outcome))
+
+    def _publish(self) -> None:
+        """Make the outcomes noted so far answer equivalent sets (see :meth:`_transferred`)."""
+        with self.finished_lock:
+            finished, self.finished = self.finished, []
+        for secrets, depth, outcome in finished:
+            key = (depth if self.cap is not None else 0, self.set_orbits.key(secrets))
+            self.published.setdefault(key, []).append((secrets, outcome))
+
+    def _transferred(self, secrets: np.ndarray, beta: int, depth: int) -> Outcome | None:
+        """The outcome of ``secrets`` under ``beta`` from published outcomes of equivalent sets, or None.
+
+        Equivalent sets cost the same within any depth (an element of the game's group maps one onto the
+        other and each guess's classes onto its image's: Solver._orbit_answer). So an exact value v
+        answers any beta: exact below it (without a tree: the root finds the trees it keeps, see
+        :meth:`_fill_holes`), else a bound >= beta; a bound answers a beta at most itself. The answer
+        is the exact value if any equivalent set has one, else the highest bound: it depends on what
+        was published, not on the order, and only the root publishes, between its waves, so nothing
+        here depends on timing. The node count of a transferred outcome is 0.
+        """
+        if self.rebuilding:
+            return None
+        known = self.published.get((depth if self.cap is not None else 0, self.set_orbits.key(secrets)))
+        if not known:
+            return None
+        exact = None
+        bound = -1
+        for other, outcome in known:
+            if not (outcome.exact or outcome.value > bound) or self.set_orbits.element(other, secrets) is None:
+                continue
+            if outcome.exact:
+                exact = outcome.value
+                break
+            bound = outcome.value
+        if exact is not None:
+            return Outcome(exact, exact < beta, 0)
+        if bound >= beta:
+            return Outcome(bound, False, 0)
+        return None
+
+    def _fill_holes(self, g: Code, members: np.ndarray, starts: np.ndarray, subtrees: dict,
+                    history: tuple[Code, ...], depth: int) -> None:
+        """Find the trees of the root's best guess's classes whose values were transferred: each is searched
+        again, with nothing transferred, under its value + 1, which finds the tree a search of it under any
+        beta above its value finds (Solver.tree). A value that is not found again is a SearchBug."""
+        holes = [h for h, outcome in subtrees.items() if outcome.tree is None]
+        if not holes:
+            return
+        self.rebuilding = True
+        for h in holes:
+            value = subtrees[h].value
+            outcome = self.subproblem(members[starts[h] : starts[h + 1]], value + 1, history + (g,), depth - 1,
+                                      1).result()
+            if not outcome.exact or outcome.value != value or outcome.tree is None:
+                raise SearchBug(f"a class transferred at value {value} searched again gave {outcome.value}")
+            subtrees[h] = outcome
 
     def _best_note(self, cost: int) -> str:
         if not self.extra:
@@ -547,7 +647,7 @@ class Coordinator:
             if not outcome.exact:
                 subtrees = None
             elif subtrees is not None:
-                subtrees[h] = outcome.tree
+                subtrees[h] = outcome
         return total, subtrees, work, span
 
     def _side_by_side(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None, float, float]:
@@ -563,13 +663,35 @@ class Coordinator:
         their span: one after the other)."""
         subtrees = {}
         work = 0.0
-        for h, cls, base in classes:
-            outcome = self.subproblem(cls, beta - (total - base), history, depth, level).result()
-            total += outcome.value - base
+        values = [base for _h, _cls, base in classes]
+        if self.options.shares:
+            # Solver._share_slack, one class after another: each with its share of the slack first.
+            weight = sum(max(v, 1) for v in values)
+            for i, (h, cls, _base) in enumerate(classes):
+                slack = beta - total
+                w = max(values[i], 1)
+                share = -(-slack * w // weight)
+                weight -= w
+                if share >= slack:
+                    break
+                outcome = self.subproblem(cls, values[i] + share, history, depth, level).result()
+                total += outcome.value - values[i]
+                values[i] = outcome.value
+                work += outcome.work
+                if outcome.exact:
+                    subtrees[h] = outcome
+                if total >= beta:
+                    return total, None, work, work
+        for i, (h, cls, _base) in enumerate(classes):
+            if h in subtrees:
+                continue
+            outcome = self.subproblem(cls, beta - (total - values[i]), history, depth, level).result()
+            total += outcome.value - values[i]
+            values[i] = outcome.value
             work += outcome.work
             if not outcome.exact:
                 return total, None, work, work
-            subtrees[h] = outcome.tree
+            subtrees[h] = outcome
         return total, subtrees, work, work
 
     def _spawn(self, fn, *args):
@@ -601,7 +723,7 @@ class Coordinator:
             size = int(starts[h + 1] - starts[h])
             if h == t.win or size == 0:
                 continue
-            child = subtrees[h] if h in subtrees else small_tree(t, members[starts[h] : starts[h + 1]])
+            child = subtrees[h].tree if h in subtrees else small_tree(t, members[starts[h] : starts[h + 1]])
             out.append([int(t.hints[h]), child])
         return out
 

@@ -54,7 +54,8 @@ class Options:
     class is searched in depth. ``orbits``: a set the memo does not know is looked up by its orbit under
     the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (off without
     ``memo``, which it lives in); None (the default): on for games of more than ``ORBITS_MIN_CODES`` codes
-    (see :func:`uses_orbits`).
+    (see :func:`uses_orbits`). ``shares``: a guess searched once a better one is known gives each of its
+    big classes a share of its slack first (see Solver._share_slack).
     """
 
     symmetry: bool = True
@@ -63,6 +64,7 @@ class Options:
     memo: bool = True
     two_phase: bool = True
     orbits: bool | None = None
+    shares: bool = True
 
     def resolved(self, game: Game) -> Options:
         """These options with ``orbits`` decided for ``game`` and the memo (what a search of it does, and
@@ -402,7 +404,9 @@ class Solver:
     objective: each secret solved with the cap's last guess costs ``extra`` more, so that with extra
     above any total the cost orders trees by the secrets at the cap first, then by total. ``orbits``:
     the memo also answers a set by an equivalent one searched before (see _orbit_answer); None: by the
-    game's size; either way off without the memo (see uses_orbits, which decides it here).
+    game's size; either way off without the memo (see uses_orbits, which decides it here). ``shares``:
+    a guess searched once a better one is known shares its slack among its classes first
+    (see _share_slack).
     """
 
     game: Game
@@ -415,12 +419,13 @@ class Solver:
     consistent_only: bool = False
     extra: int = 0
     orbits: bool | None = None
+    shares: bool = True
 
     @classmethod
     def with_options(cls, game: Game, cap: int | None, options: Options, consistent_only: bool = False,
                      extra: int = 0) -> Solver:
         return cls(game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase,
-                   consistent_only, extra, options.orbits)
+                   consistent_only, extra, options.orbits, options.shares)
 
     def __post_init__(self) -> None:
         if self.extra and self.cap is None:
@@ -580,15 +585,26 @@ class Solver:
         best: Code | None = None
         start = 0
         while (step := self.next_open(scan, start, beta)) is not None:
+            classes = list(step.classes())
+            hist = history + (step.guess,)
+            # `total` holds each big class's best value so far (values[i], exact or not), which the
+            # searches replace: a lower bound of the guess's cost, exact once every class is.
+            values = [base for _h, _cls, base in classes]
+            exact = [False] * len(classes)
             total = step.total
+            if self.shares and best is not None:
+                total = self._share_slack(classes, values, exact, total, beta, hist, depth - 1)
             # Then search the big classes, the largest first: they decide most often that the guess
-            # cannot beat beta. `total` holds each class's best bound so far, which the search replaces.
-            for _h, cls, base in step.classes():
-                # The class may cost at most beta - (total - base) for the guess to stay below beta.
-                value = self.solve(cls, beta - (total - base), history + (step.guess,), depth - 1)
-                total += value - base
+            # cannot beat beta.
+            for i, (_h, cls, _base) in enumerate(classes):
                 if total >= beta:
                     break
+                if exact[i]:
+                    continue
+                # The class may cost at most beta - (total - values[i]) for the guess to stay below beta.
+                value = self.solve(cls, beta - (total - values[i]), hist, depth - 1)
+                total += value - values[i]
+                values[i] = value
             if total < beta:
                 beta = total
                 best = step.guess
@@ -604,6 +620,40 @@ class Solver:
         if self.memo_enabled:
             self._remember(secrets, keydepth, MemoEntry(bound, None), orbit)
         return bound
+
+    def _share_slack(self, classes: list, values: list[int], exact: list[bool], total: int, beta: int,
+                     history: tuple[Code, ...], depth: int) -> int:
+        """Search the big ``classes`` of a guess whose lower bound ``total`` is below ``beta`` when a better
+        guess is known already (so this one most likely fails), each with a share of the slack instead of
+        the whole of it; returns the new total, with ``values`` and ``exact`` updated per class.
+
+        The classes go largest first. Class i is searched with beta ``values[i] + share``, where ``share``
+        is the slack left (beta - total) split in proportion to the classes' bounds (class i's part of
+        the bounds of the classes from i on, rounded up): below it the class's value is exact, else a bound
+        >= it (solve's contract), so ``total`` stays a lower bound of the guess's cost. If every class
+        fails its share, the shares add up to the slack and the guess is refuted without any class
+        searched under the whole slack, and a search under a lower beta cuts more (bulls-cows' 0A2B class
+        takes 2.3 times fewer node scans). A class that comes in under its share passes what it left
+        to the classes after it. The last class's share would be the whole slack left, which the caller's
+        pass gives it, so it is left to that pass, as are the classes that failed their shares if the
+        guess still stands: that pass searches them with the whole slack (their memo entries, bounds,
+        raise their own classes' bounds there).
+        """
+        weight = sum(max(v, 1) for v in values)
+        for i, (_h, cls, _base) in enumerate(classes):
+            slack = beta - total
+            w = max(values[i], 1)
+            share = -(-slack * w // weight)  # at least 1: the class's beta is above its bound
+            weight -= w
+            if share >= slack:
+                break
+            value = self.solve(cls, values[i] + share, history, depth)
+            exact[i] = value < values[i] + share
+            total += value - values[i]
+            values[i] = value
+            if total >= beta:
+                break
+        return total
 
     def _remember(self, secrets: np.ndarray, keydepth: int, entry: MemoEntry, orbit: tuple[int, bytes] | None) -> None:
         """Put what a search learnt of a set in the memo, and under its ``orbit`` key in the memo by orbit
