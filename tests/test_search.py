@@ -754,8 +754,8 @@ def _root_run(game, published=None):
 def test_transferred_classes_get_their_own_trees_at_the_root(spec, monkeypatch):
     """Subproblems answered by equivalent sets published earlier carry values without trees; the root finds
     the trees of its best guess's classes again, and they are the trees a search without transfers finds.
-    Here every subproblem of the second search, the root's best guess's classes included, is answered by
-    the first search's outcomes."""
+    Here the second search is given the first one's outcomes, which answer its subproblems, the root's best
+    guess's classes among them."""
     game = resolve_game(spec)
     first, plain = _root_run(game)
     assert first.published, "the root published nothing"
@@ -774,12 +774,14 @@ def test_transferred_classes_get_their_own_trees_at_the_root(spec, monkeypatch):
     assert 0 < second.nodes < first.nodes
 
 
-def test_transferred_outcomes_answer_as_their_contract_says():
+@pytest.mark.parametrize("cap", [None, 5])
+def test_transferred_outcomes_answer_as_their_contract_says(cap):
     """An exact value answers any beta (exact below it, without a tree; a bound >= beta at or above), a
     bound answers only a beta at most itself, and the answer for an equivalent set (here its image under
-    a swap of symbols) is the same; a set of another orbit gets none."""
+    a swap of symbols) is the same; a set of another orbit gets none, and under a cap neither does the
+    same set with another number of guesses left."""
     game = resolve_game("mm:3:4")
-    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
+    run = coordinator.Coordinator(game, cap, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
                                   coordinator.Progress(None), lambda message: None)
     codes = ["001", "012", "123", "230", "111"]
     swapped = ["110", "102", "023", "231", "000"]  # symbols 0 and 1 swapped
@@ -795,6 +797,8 @@ def test_transferred_outcomes_answer_as_their_contract_says():
     assert run._transferred(as_set(bounded), 7, 5) == coordinator.Outcome(7, False, 0)
     assert run._transferred(as_set(bounded), 8, 5) is None
     assert run._transferred(as_set(["001", "012", "123", "230", "222"]), 20, 5) is None
+    other_depth = run._transferred(as_set(codes), 20, 4)
+    assert other_depth is None if cap is not None else other_depth == coordinator.Outcome(12, True, 0)
 
 
 def test_eager_coordinates_big_sets_at_any_level(monkeypatch):

@@ -73,7 +73,9 @@ class SearchBug(Exception):
 @dataclass(frozen=True)
 class Outcome:
     """What a subproblem's search found: the exact ``value`` with its optimal ``tree`` (wire form) when
-    ``exact``, else a lower bound >= the beta it was given (``tree`` None). ``nodes``: the work done.
+    ``exact``, else a lower bound >= the beta it was given (``tree`` None). ``nodes``: the work done. An
+    exact value carried over from an equivalent set comes without its tree, as does a coordinated set's
+    that holds such a class (see Coordinator._transferred): only the root needs trees, and finds those.
 
     ``work`` and ``span`` are measurements, never part of a result: the CPU seconds (of the thread that
     computed each piece, so that a busy machine does not inflate them) the subproblem took in all, and
@@ -365,6 +367,7 @@ class Coordinator:
         self.set_orbits = SetOrbits(game) if options.orbits else None
         self.finished: list[tuple[np.ndarray, int, Outcome]] = []
         self.finished_lock = threading.Lock()
+        self.orbits_lock = threading.Lock()
         self.published: dict[tuple[int, bytes], list[tuple[np.ndarray, Outcome]]] = {}
         self.rebuilding = False
 
@@ -484,12 +487,13 @@ class Coordinator:
     def coordinate(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int) -> Outcome:
         """``Solver.solve`` at one node, with the classes of its guesses searched as parallel subproblems.
 
-        Same contract: the exact cost (and tree) if below ``beta``, else a lower bound >= beta.
+        Same contract: the exact cost (and tree, unless a class's value was carried over without one) if
+        below ``beta``, else a lower bound >= beta.
         """
         clock = time.thread_time()
         solver = Solver.with_options(self.game, self.cap, self.options, self.hard, self.extra)
         scan = solver.scan(secrets, beta, history, depth)
-        best: tuple[Code, Wire] | None = None
+        best: tuple[Code, np.ndarray, np.ndarray, dict] | None = None  # guess, its classes, their outcomes
         start = 0
         # Measurements only: the coordinator's own seconds (its scans, timed apart from the subproblems
         # it starts, which may run inline) count in its work and, wave by wave, in its span: its own scan
@@ -519,8 +523,9 @@ class Coordinator:
                     # chain would have skipped, but the wave waits only for its longest class, not for sums.
                     job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
                 else:
-                    # The others mostly fail: search their classes one by one, the largest first, so a
-                    # failure stops at the first class that shows it; the guesses run side by side.
+                    # The others mostly fail: search their classes one by one, the largest first (each
+                    # with its share of the slack first), so a failure stops at the first class that shows
+                    # it; the guesses run side by side.
                     job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
                 jobs.append((g, step.members, step.starts, job))
                 start = step.index + 1
@@ -554,7 +559,9 @@ class Coordinator:
         else:
             g, members, starts, subtrees = best
             if level == 0:
-                self._fill_holes(g, members, starts, subtrees, history, depth)
+                fill_work, fill_span = self._fill_holes(g, members, starts, subtrees, history, depth)
+                work += fill_work
+                span += fill_span
             if any(o.tree is None for o in subtrees.values()):
                 # A class's value came from an equivalent set, without its tree (see _transferred): the
                 # root finds it if this set ends in the tree.
@@ -568,16 +575,17 @@ class Coordinator:
     def _finished(self, secrets: np.ndarray, depth: int, outcome: Outcome) -> None:
         """Note a subproblem's outcome for :meth:`_publish` (with the memo by orbit on)."""
         if self.set_orbits is not None:
-            with self.finished_lock:
-                self.finished.append((secrets, depth, outcome))
+            with self.finished_lock:  # the value and whether exact: all that _transferred reads
+                self.finished.append((secrets.copy(), depth, Outcome(outcome.value, outcome.exact, 0)))
 
     def _publish(self) -> None:
         """Make the outcomes noted so far answer equivalent sets (see :meth:`_transferred`)."""
         with self.finished_lock:
             finished, self.finished = self.finished, []
-        for secrets, depth, outcome in finished:
-            key = (depth if self.cap is not None else 0, self.set_orbits.key(secrets))
-            self.published.setdefault(key, []).append((secrets, outcome))
+        with self.orbits_lock:
+            for secrets, depth, outcome in finished:
+                key = (depth if self.cap is not None else 0, self.set_orbits.key(secrets))
+                self.published.setdefault(key, []).append((secrets, outcome))
 
     def _transferred(self, secrets: np.ndarray, beta: int, depth: int) -> Outcome | None:
         """The outcome of ``secrets`` under ``beta`` from published outcomes of equivalent sets, or None.
@@ -592,18 +600,19 @@ class Coordinator:
         """
         if self.rebuilding:
             return None
-        known = self.published.get((depth if self.cap is not None else 0, self.set_orbits.key(secrets)))
-        if not known:
-            return None
         exact = None
         bound = -1
-        for other, outcome in known:
-            if not (outcome.exact or outcome.value > bound) or self.set_orbits.element(other, secrets) is None:
-                continue
-            if outcome.exact:
-                exact = outcome.value
-                break
-            bound = outcome.value
+        # One lock for SetOrbits' scratch array, which every coordinator thread would share (the compiled
+        # kernels hold the GIL, but not with NUMBA_DISABLE_JIT).
+        with self.orbits_lock:
+            known = self.published.get((depth if self.cap is not None else 0, self.set_orbits.key(secrets)), ())
+            for other, outcome in known:
+                if not (outcome.exact or outcome.value > bound) or self.set_orbits.element(other, secrets) is None:
+                    continue
+                if outcome.exact:
+                    exact = outcome.value
+                    break
+                bound = outcome.value
         if exact is not None:
             return Outcome(exact, exact < beta, 0)
         if bound >= beta:
@@ -611,21 +620,29 @@ class Coordinator:
         return None
 
     def _fill_holes(self, g: Code, members: np.ndarray, starts: np.ndarray, subtrees: dict,
-                    history: tuple[Code, ...], depth: int) -> None:
+                    history: tuple[Code, ...], depth: int) -> tuple[float, float]:
         """Find the trees of the root's best guess's classes whose values were transferred: each is searched
-        again, with nothing transferred, under its value + 1, which finds the tree a search of it under any
-        beta above its value finds (Solver.tree). A value that is not found again is a SearchBug."""
+        again, side by side, with nothing transferred, under its value + 1, which finds the tree a search
+        of it under any beta above its value finds (Solver.tree). A value that is not found again is a
+        SearchBug. Returns the work and span of those searches."""
         holes = [h for h, outcome in subtrees.items() if outcome.tree is None]
         if not holes:
-            return
+            return 0.0, 0.0
         self.rebuilding = True
-        for h in holes:
-            value = subtrees[h].value
-            outcome = self.subproblem(members[starts[h] : starts[h + 1]], value + 1, history + (g,), depth - 1,
-                                      1).result()
-            if not outcome.exact or outcome.value != value or outcome.tree is None:
-                raise SearchBug(f"a class transferred at value {value} searched again gave {outcome.value}")
-            subtrees[h] = outcome
+        try:
+            futures = [(h, self.subproblem(members[starts[h] : starts[h + 1]], subtrees[h].value + 1, history + (g,),
+                                           depth - 1, 1)) for h in holes]
+            work = span = 0.0
+            for h, fut in futures:
+                value, outcome = subtrees[h].value, fut.result()
+                if not outcome.exact or outcome.value != value or outcome.tree is None:
+                    raise SearchBug(f"a class transferred at value {value} searched again gave {outcome.value}")
+                subtrees[h] = outcome
+                work += outcome.work
+                span = max(span, outcome.span)
+        finally:
+            self.rebuilding = False
+        return work, span
 
     def _best_note(self, cost: int) -> str:
         if not self.extra:
@@ -635,7 +652,7 @@ class Coordinator:
 
     @staticmethod
     def _gather(total: int, futures) -> tuple[int, dict | None, float, float]:
-        """A guess's total from its classes' outcomes, with their trees if all are exact (and the
+        """A guess's total from its classes' outcomes, with the outcomes by hint if all are exact (and the
         classes' work, and their span: they ran side by side)."""
         subtrees: dict | None = {}
         work = span = 0.0
@@ -658,9 +675,11 @@ class Coordinator:
         return self._gather(total, futures)
 
     def _chain(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None, float, float]:
-        """A guess's classes searched in turn: (total, trees) if the guess costs less than beta,
-        else (a lower bound >= beta, None) from the first class that shows it (with their work, and
-        their span: one after the other)."""
+        """A guess's classes searched in turn: (total, the classes' outcomes) if the guess costs less than
+        beta, else (a lower bound >= beta, None) from the first class that shows it (with their work, and
+        their span: one after the other). With ``shares``, each class is first searched under its share
+        of the slack, as Solver._share_slack does (there the memo keeps what a failed share learnt; here
+        a class searched again is a new subproblem)."""
         subtrees = {}
         work = 0.0
         values = [base for _h, _cls, base in classes]
