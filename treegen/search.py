@@ -633,11 +633,11 @@ class Solver:
         >= it (solve's contract), so ``total`` stays a lower bound of the guess's cost. If every class
         fails its share, the shares add up to the slack and the guess is refuted without any class
         searched under the whole slack, and a search under a lower beta cuts more (bulls-cows' 0A2B class
-        in one process: 1214 sets searched and 31,504 bound scans instead of 4218 and 141,579). A class that comes in under its share passes what it left
-        to the classes after it. The last class's share would be the whole slack left, which the caller's
-        pass gives it, so it is left to that pass, as are the classes that failed their shares if the
-        guess still stands: that pass searches them with the whole slack (their memo entries, bounds,
-        raise their own classes' bounds there).
+        in one process: 1214 sets searched and 31,504 bound scans instead of 4218 and 141,579). A class
+        that comes in under its share passes what it left to the classes after it. The last class's share
+        would be the whole slack left, which the caller's pass gives it, so it is left to that pass, as
+        are the classes that failed their shares if the guess still stands: that pass searches them with
+        the whole slack (their memo entries, bounds, raise their own classes' bounds there).
         """
         weight = sum(max(v, 1) for v in values)
         for i, (_h, cls, _base) in enumerate(classes):
