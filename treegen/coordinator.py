@@ -42,8 +42,8 @@ from . import __version__, kernels
 from .checkpoint import CheckpointStore
 from .feedback import TableTooLarge, default_memory, format_bytes, table_bytes
 from .rules import Code, Game, TreegenError
-from .search import (INF, UNCAPPED, Options, SearchTables, Solver, onehot_bytes, search_tables, small_tree,
-                     wide_onehot)
+from .search import (INF, UNCAPPED, Options, SearchTables, Solver, onehot_bytes, search_tables, share_slack,
+                     small_tree, wide_onehot)
 from .symmetry import SetOrbits
 from .tree import Node, Tree, Wire
 from .verify import make_tree
@@ -598,7 +598,7 @@ class Coordinator:
         was published, not on the order, and only the root publishes, between its waves, so nothing
         here depends on timing. The node count of a transferred outcome is 0.
         """
-        if self.rebuilding:
+        if self.rebuilding or not self.published:  # (nothing to look up: no orbit key to compute)
             return None
         exact = None
         bound = -1
@@ -678,29 +678,25 @@ class Coordinator:
         """A guess's classes searched in turn: (total, the classes' outcomes) if the guess costs less than
         beta, else (a lower bound >= beta, None) from the first class that shows it (with their work, and
         their span: one after the other). With ``shares``, each class is first searched under its share
-        of the slack, as Solver._share_slack does (there the memo keeps what a failed share learnt; here
+        of the slack (search.share_slack; in the solver the memo keeps what a failed share learnt; here
         a class searched again is a new subproblem)."""
         subtrees = {}
         work = 0.0
         values = [base for _h, _cls, base in classes]
         if self.options.shares:
-            # Solver._share_slack, one class after another: each with its share of the slack first.
-            weight = sum(max(v, 1) for v in values)
-            for i, (h, cls, _base) in enumerate(classes):
-                slack = beta - total
-                w = max(values[i], 1)
-                share = -(-slack * w // weight)
-                weight -= w
-                if share >= slack:
-                    break
-                outcome = self.subproblem(cls, values[i] + share, history, depth, level).result()
-                total += outcome.value - values[i]
-                values[i] = outcome.value
+
+            def search_class(i: int, class_beta: int) -> int:
+                nonlocal work
+                h, cls, _base = classes[i]
+                outcome = self.subproblem(cls, class_beta, history, depth, level).result()
                 work += outcome.work
                 if outcome.exact:
                     subtrees[h] = outcome
-                if total >= beta:
-                    return total, None, work, work
+                return outcome.value
+
+            total = share_slack(values, total, beta, search_class)
+            if total >= beta:
+                return total, None, work, work
         for i, (h, cls, _base) in enumerate(classes):
             if h in subtrees:
                 continue

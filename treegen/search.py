@@ -22,6 +22,7 @@ Sentinels, one of each (the rule every routine here keeps):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import NamedTuple
@@ -55,7 +56,7 @@ class Options:
     the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (off without
     ``memo``, which it lives in); None (the default): on for games of more than ``ORBITS_MIN_CODES`` codes
     (see :func:`uses_orbits`). ``shares``: a guess searched once a better one is known gives each of its
-    big classes a share of its slack first (see Solver._share_slack).
+    big classes a share of its slack first (see share_slack).
     """
 
     symmetry: bool = True
@@ -392,6 +393,41 @@ class OpenGuess:
             yield int(h), self.members[self.starts[h] : self.starts[h + 1]], int(self.base[j])
 
 
+def share_slack(values: list[int], total: int, beta: int, search_class: Callable[[int, int], int]) -> int:
+    """Search the big classes of a guess whose lower bound ``total`` is below ``beta`` when a better guess
+    is known already (so this one most likely fails), each with a share of the slack instead of the whole
+    of it; returns the new total, with ``values`` (each class's bound, then what its search returned)
+    updated. ``search_class(i, class_beta)`` searches class i under ``class_beta`` and returns its value,
+    with solve's contract. Solver._search and the coordinator's chains both share their slack so.
+
+    The classes go largest first. Class i is searched with beta ``values[i] + share``, where ``share``
+    is the slack left (beta - total) split in proportion to the classes' bounds (class i's part of the
+    bounds of the classes from i on, rounded up): below it the class's value is exact, else a bound >= it,
+    so ``total`` stays a lower bound of the guess's cost. If every class fails its share, the shares add
+    up to the slack and the guess is refuted without any class searched under the whole slack, and a
+    search under a lower beta cuts more (bulls-cows' 0A2B class in one process: 1214 sets searched and
+    31,504 bound scans instead of 4218 and 141,579). A class that comes in under its share passes what it
+    left to the classes after it. The last class's share would be the whole slack left, which the caller's
+    pass gives it, so it is left to that pass, as are the classes that failed their shares if the guess
+    still stands: that pass searches them with the whole slack (in the solver their memo entries, bounds,
+    raise their own classes' bounds there).
+    """
+    weight = sum(max(v, 1) for v in values)
+    for i in range(len(values)):
+        slack = beta - total
+        w = max(values[i], 1)
+        share = -(-slack * w // weight)  # at least 1: the class's beta is above its bound
+        weight -= w
+        if share >= slack:
+            break
+        value = search_class(i, values[i] + share)
+        total += value - values[i]
+        values[i] = value
+        if total >= beta:
+            break
+    return total
+
+
 @dataclass
 class Solver:
     """Branch and bound over one game's feedback table. Not thread-safe; one per process.
@@ -406,7 +442,7 @@ class Solver:
     the memo also answers a set by an equivalent one searched before (see _orbit_answer); None: by the
     game's size; either way off without the memo (see uses_orbits, which decides it here). ``shares``:
     a guess searched once a better one is known shares its slack among its classes first
-    (see _share_slack).
+    (see share_slack).
     """
 
     game: Game
@@ -593,7 +629,13 @@ class Solver:
             exact = [False] * len(classes)
             total = step.total
             if self.shares and best is not None:
-                total = self._share_slack(classes, values, exact, total, beta, hist, depth - 1)
+
+                def search_class(i: int, class_beta: int) -> int:
+                    value = self.solve(classes[i][1], class_beta, hist, depth - 1)
+                    exact[i] = value < class_beta
+                    return value
+
+                total = share_slack(values, total, beta, search_class)
             # Then search the big classes, the largest first: they decide most often that the guess
             # cannot beat beta.
             for i, (_h, cls, _base) in enumerate(classes):
@@ -620,40 +662,6 @@ class Solver:
         if self.memo_enabled:
             self._remember(secrets, keydepth, MemoEntry(bound, None), orbit)
         return bound
-
-    def _share_slack(self, classes: list, values: list[int], exact: list[bool], total: int, beta: int,
-                     history: tuple[Code, ...], depth: int) -> int:
-        """Search the big ``classes`` of a guess whose lower bound ``total`` is below ``beta`` when a better
-        guess is known already (so this one most likely fails), each with a share of the slack instead of
-        the whole of it; returns the new total, with ``values`` and ``exact`` updated per class.
-
-        The classes go largest first. Class i is searched with beta ``values[i] + share``, where ``share``
-        is the slack left (beta - total) split in proportion to the classes' bounds (class i's part of
-        the bounds of the classes from i on, rounded up): below it the class's value is exact, else a bound
-        >= it (solve's contract), so ``total`` stays a lower bound of the guess's cost. If every class
-        fails its share, the shares add up to the slack and the guess is refuted without any class
-        searched under the whole slack, and a search under a lower beta cuts more (bulls-cows' 0A2B class
-        in one process: 1214 sets searched and 31,504 bound scans instead of 4218 and 141,579). A class
-        that comes in under its share passes what it left to the classes after it. The last class's share
-        would be the whole slack left, which the caller's pass gives it, so it is left to that pass, as
-        are the classes that failed their shares if the guess still stands: that pass searches them with
-        the whole slack (their memo entries, bounds, raise their own classes' bounds there).
-        """
-        weight = sum(max(v, 1) for v in values)
-        for i, (_h, cls, _base) in enumerate(classes):
-            slack = beta - total
-            w = max(values[i], 1)
-            share = -(-slack * w // weight)  # at least 1: the class's beta is above its bound
-            weight -= w
-            if share >= slack:
-                break
-            value = self.solve(cls, values[i] + share, history, depth)
-            exact[i] = value < values[i] + share
-            total += value - values[i]
-            values[i] = value
-            if total >= beta:
-                break
-        return total
 
     def _remember(self, secrets: np.ndarray, keydepth: int, entry: MemoEntry, orbit: tuple[int, bytes] | None) -> None:
         """Put what a search learnt of a set in the memo, and under its ``orbit`` key in the memo by orbit
