@@ -741,11 +741,11 @@ def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
 
 def _root_run(game, published=None):
     """A root search of ``game`` in this process with the memo by orbit on, given outcomes already
-    published (None: none): (the coordinator, the root's outcome)."""
+    published around the root (None: none): (the coordinator, the root's outcome)."""
     run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
                                   coordinator.Progress(None), lambda message: None)
     if published is not None:
-        run.published = published
+        run.scope.published = published
     every = np.arange(game.size, dtype=np.int32)
     return run, run.subproblem(every, INF, (), search.UNCAPPED, 0).result()
 
@@ -758,16 +758,20 @@ def test_transferred_classes_get_their_own_trees_at_the_root(spec, monkeypatch):
     guess's classes among them."""
     game = resolve_game(spec)
     first, plain = _root_run(game)
-    assert first.published, "the root published nothing"
+    # Every outcome of the first search reaches the scope around its root; all but the root's own answer the
+    # second search.
+    first.scope.finished = [note for note in first.scope.finished if note[0].shape[0] < game.size]
+    first._publish(first.scope)
+    assert first.scope.published, "the first search noted nothing"
     holes = []
     fill = coordinator.Coordinator._fill_holes
 
-    def spy(self, g, members, starts, subtrees, history, depth):
+    def spy(self, g, members, starts, subtrees, *rest):
         holes.extend(h for h, outcome in subtrees.items() if outcome.tree is None)
-        return fill(self, g, members, starts, subtrees, history, depth)
+        return fill(self, g, members, starts, subtrees, *rest)
 
     monkeypatch.setattr(coordinator.Coordinator, "_fill_holes", spy)
-    second, again = _root_run(game, first.published)
+    second, again = _root_run(game, first.scope.published)
     assert holes, "no class of the root's best guess was transferred"
     assert (again.value, again.exact, again.tree) == (plain.value, plain.exact, plain.tree)
     # The classes found again are searched (the nodes counted), the rest was transferred (none counted).
@@ -787,18 +791,50 @@ def test_transferred_outcomes_answer_as_their_contract_says(cap):
     swapped = ["110", "102", "023", "231", "000"]  # symbols 0 and 1 swapped
     bounded = ["011", "012", "222"]
     as_set = lambda names: np.array(sorted(parse_code(game, c) for c in names), dtype=np.int32)
-    run._finished(as_set(codes), 5, coordinator.Outcome(12, True, 40, ["tree"]))
-    run._finished(as_set(bounded), 5, coordinator.Outcome(7, False, 9))
-    assert run._transferred(as_set(codes), 20, 5) is None, "answered before it was published"
-    run._publish()
+    scope = run.scope
+    run._finished(scope, as_set(codes), 5, coordinator.Outcome(12, True, 40, ["tree"]))
+    run._finished(scope, as_set(bounded), 5, coordinator.Outcome(7, False, 9))
+    assert run._transferred(scope, as_set(codes), 20, 5) is None, "answered before it was published"
+    run._publish(scope)
     for names in (codes, swapped):
-        assert run._transferred(as_set(names), 20, 5) == coordinator.Outcome(12, True, 0)
-        assert run._transferred(as_set(names), 12, 5) == coordinator.Outcome(12, False, 0)
-    assert run._transferred(as_set(bounded), 7, 5) == coordinator.Outcome(7, False, 0)
-    assert run._transferred(as_set(bounded), 8, 5) is None
-    assert run._transferred(as_set(["001", "012", "123", "230", "222"]), 20, 5) is None
-    other_depth = run._transferred(as_set(codes), 20, 4)
+        assert run._transferred(scope, as_set(names), 20, 5) == coordinator.Outcome(12, True, 0)
+        assert run._transferred(scope, as_set(names), 12, 5) == coordinator.Outcome(12, False, 0)
+    assert run._transferred(scope, as_set(bounded), 7, 5) == coordinator.Outcome(7, False, 0)
+    assert run._transferred(scope, as_set(bounded), 8, 5) is None
+    assert run._transferred(scope, as_set(["001", "012", "123", "230", "222"]), 20, 5) is None
+    other_depth = run._transferred(scope, as_set(codes), 20, 4)
     assert other_depth is None if cap is not None else other_depth == coordinator.Outcome(12, True, 0)
+
+
+def test_scopes_answer_only_what_the_jobs_around_a_subproblem_published():
+    """An outcome noted in a scope (a chain's step, say) answers nothing until that scope publishes it; then
+    it answers the subproblems that scope starts, and theirs, but not those of a job beside it, which see
+    it only once the scope around both publishes it. A higher bound published in an outer scope, or an
+    exact value, wins over a lower bound in an inner one, wherever each was published."""
+    game = resolve_game("mm:3:4")
+    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
+                                  coordinator.Progress(None), lambda message: None)
+    as_set = lambda names: np.array(sorted(parse_code(game, c) for c in names), dtype=np.int32)
+    codes = as_set(["001", "012", "123", "230", "111"])
+    image = as_set(["110", "102", "023", "231", "000"])  # symbols 0 and 1 swapped
+    around = coordinator.Scope(run.scope)
+    one, beside = coordinator.Scope(around), coordinator.Scope(around)
+    inner = coordinator.Scope(one)
+    run._finished(one, codes, 5, coordinator.Outcome(9, False, 3))
+    assert [len(s.finished) for s in (inner, one, beside, around, run.scope)] == [0, 1, 0, 1, 1]
+    assert all(run._transferred(s, image, 9, 5) is None for s in (inner, one, beside, around))
+    run._publish(one)
+    assert run._transferred(inner, image, 9, 5) == coordinator.Outcome(9, False, 0)
+    assert run._transferred(one, image, 9, 5) == coordinator.Outcome(9, False, 0)
+    assert run._transferred(one, image, 10, 5) is None  # a bound answers no beta above itself
+    assert run._transferred(beside, image, 9, 5) is None and run._transferred(around, image, 9, 5) is None
+    run._publish(around)
+    assert run._transferred(beside, image, 9, 5) == coordinator.Outcome(9, False, 0)
+    # An exact value noted beside, published around both: it answers in the inner scope too, over the bound.
+    run._finished(beside, image, 5, coordinator.Outcome(11, True, 3))
+    run._publish(around)
+    assert run._transferred(inner, codes, 20, 5) == coordinator.Outcome(11, True, 0)
+    assert run._transferred(inner, codes, 11, 5) == coordinator.Outcome(11, False, 0)
 
 
 def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
@@ -811,9 +847,9 @@ def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
     levels = []
     coordinate = coordinator.Coordinator.coordinate
 
-    def counted(self, secrets, beta, history, depth, level):
+    def counted(self, secrets, beta, history, depth, level, *rest):
         levels.append(level)
-        return coordinate(self, secrets, beta, history, depth, level)
+        return coordinate(self, secrets, beta, history, depth, level, *rest)
 
     monkeypatch.setattr(coordinator.Coordinator, "coordinate", counted)
     eager = coordinator.solve_game(game, "average", workers=2, eager=True)

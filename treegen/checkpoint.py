@@ -24,10 +24,11 @@ from .rules import TreegenError
 
 MANIFEST = "treegen-checkpoint.json"
 FORMAT = "treegen-checkpoint"
-SEARCH_FORMAT = 5  # bump when the search's subproblems or their outcomes change meaning (3: the raised
+SEARCH_FORMAT = 6  # bump when the search's subproblems or their outcomes change meaning (3: the raised
 # class bound of de57688 changed node counts and, among equal totals, the trees; 4: the memo by orbit
 # changed node counts; 5: shares of the slack and outcomes carried over between subproblems changed the
-# subproblems and node counts)
+# subproblems and node counts; 6: outcomes carried over within every chain and coordinator, not only
+# between the root's waves)
 
 
 class CheckpointError(TreegenError):

@@ -11,11 +11,13 @@ least cost, so the tree is the same for any executor.
 A coordinator's node is the solver's node (``Solver.scan``, then ``Solver.next_open`` per guess), with
 the classes of each open guess searched as subproblems instead of recursively.
 
-With the memo by orbit (the ``orbits`` lever), the outcomes of one root wave answer the subproblems of
-the later waves whose sets are equivalent to theirs (see ``Coordinator._transferred``): on numbers-baseball,
-the tasks under the first guess 0012 whose sets are equivalent to sets solved exactly under 0123 had cost
-11.9 M of 0012's 25.1 M nodes before. Only the root publishes outcomes, between its waves, when nothing
-runs, so what answers a subproblem never depends on timing either.
+With the memo by orbit (the ``orbits`` lever), what the subproblems of a coordinator's wave, or of a
+chain's step, found answers the subproblems of its later waves, or steps, whose sets are equivalent to
+theirs (see ``Scope`` and ``Coordinator._transferred``): on numbers-baseball, the tasks under the first
+guess 0012 whose sets are equivalent to sets solved exactly under 0123 had cost 11.9 M of 0012's 25.1 M
+nodes, and a class searched again in a chain after its share of the slack failed had solved every one of
+its subproblems again. A scope publishes only when nothing it started runs, so what answers a subproblem
+never depends on timing either.
 
 Before a tree is returned it is replayed over every secret (``verify.make_tree``) and its total and
 worst case are compared with what the search proved; a mismatch is a ``SearchBug``, never a file.
@@ -75,7 +77,8 @@ class Outcome:
     """What a subproblem's search found: the exact ``value`` with its optimal ``tree`` (wire form) when
     ``exact``, else a lower bound >= the beta it was given (``tree`` None). ``nodes``: the work done. An
     exact value carried over from an equivalent set comes without its tree, as does a coordinated set's
-    that holds such a class (see Coordinator._transferred): only the root needs trees, and finds those.
+    that holds such a class (see Coordinator._transferred): only a coordinator whose tree is needed finds
+    those (see Coordinator._fill_holes).
 
     ``work`` and ``span`` are measurements, never part of a result: the CPU seconds (of the thread that
     computed each piece, so that a busy machine does not inflate them) the subproblem took in all, and
@@ -299,6 +302,30 @@ class _Done:
         return self.value
 
 
+class Scope:
+    """What one coordinating job (a coordinator, or a chain) and the jobs it started have learnt, for the
+    memo by orbit across subproblems: ``finished``, the outcomes noted as their subproblems finish (in this
+    scope and every enclosing one), and ``published``, those it has published, by orbit key, to answer
+    the subproblems it starts from then on, and theirs (see Coordinator._transferred).
+
+    A scope publishes only when none of the subproblems it started is running: a chain between its steps,
+    a coordinator between its waves. So what a subproblem can find in the scopes around it is fixed while
+    it runs, and is what the search's earlier steps found, never what a job beside it found first: the
+    answers, and the node counts, do not depend on timing, workers or executor."""
+
+    def __init__(self, parent: Scope | None) -> None:
+        self.parent = parent
+        self.finished: list[list] = []  # [secrets, depth, Outcome, orbit key once computed]
+        self.published: dict[tuple[int, bytes], list[tuple[np.ndarray, Outcome]]] = {}
+
+    def around(self):
+        """This scope and every enclosing one, innermost first."""
+        scope = self
+        while scope is not None:
+            yield scope
+            scope = scope.parent
+
+
 class Progress:
     """Counts of subproblems for a progress display: ``callback(done, total, note)``."""
 
@@ -362,14 +389,12 @@ class Coordinator:
         # critical path is 30 s, for 2.1 times the work (331 s of CPU over 10,053 tasks). A lower threshold
         # costs more: with 300, bulls-cows' eager search did 3.3 times the work for a path of 1.3 s, not 2.9.
         self.split_eager = max(EAGER_SPLIT_MIN, game.size // 16)
-        # The memo by orbit across subproblems (with the orbits lever): outcomes finished and not yet
-        # published, and those published by set orbit (see _transferred); off while the root rebuilds.
+        # The memo by orbit across subproblems (with the orbits lever): the scope around the root, which
+        # every outcome reaches (see Scope and _transferred).
         self.set_orbits = SetOrbits(game) if options.orbits else None
-        self.finished: list[tuple[np.ndarray, int, Outcome]] = []
+        self.scope = Scope(None)
         self.finished_lock = threading.Lock()
         self.orbits_lock = threading.Lock()
-        self.published: dict[tuple[int, bytes], list[tuple[np.ndarray, Outcome]]] = {}
-        self.rebuilding = False
 
     def close(self) -> None:
         """Stop everything at once (after an interrupt or an error too)."""
@@ -414,7 +439,7 @@ class Coordinator:
 
         return check
 
-    def task(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int) -> Future:
+    def task(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, scope: Scope) -> Future:
         if self.closed:
             return _cancelled()
         self.progress.add()
@@ -424,13 +449,13 @@ class Coordinator:
             if stored is not None:
                 fut: Future = Future()
                 fut.set_result(Outcome.from_obj(stored))
-                self._done(fut, None, None, (secrets, depth))
+                self._done(fut, None, None, (scope, secrets, depth))
                 return fut
         inner = self.executor.submit(_run_task, self.game, self.cap, self.options, self.hard, self.extra, secrets,
                                      beta, history, depth)
         # Whoever waits sees the outcome only once its nodes are counted and its checkpoint is on disk.
         outer: Future = Future()
-        inner.add_done_callback(lambda f: self._settle(f, key, outer, (secrets, depth)))
+        inner.add_done_callback(lambda f: self._settle(f, key, outer, (scope, secrets, depth)))
         return outer
 
     def _settle(self, fut: Future, key: dict | None, outer: Future, task: tuple) -> None:
@@ -442,8 +467,8 @@ class Coordinator:
 
     def _done(self, fut: Future, key: dict | None, outer: Future | None, task: tuple) -> None:
         """A task's outcome arrived: count it, checkpoint it and note it for the memo by orbit (``task``:
-        its secrets and depth) before whoever waits on ``outer`` sees it, so that the root publishes every
-        outcome of a wave once the wave is over (see _publish)."""
+        the scope it was started in, its secrets and depth) before whoever waits on ``outer`` sees it, so
+        that a scope that publishes once its subproblems are over publishes it (see Scope)."""
         if fut.cancelled():
             if outer is not None:
                 outer.cancel()
@@ -466,9 +491,14 @@ class Coordinator:
             outer.set_result(outcome)
 
     # -- coordinators ---------------------------------------------------------------------------------------------
-    def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int):
+    def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int,
+                   scope: Scope | None = None, need_tree: bool = True, lookup: bool = True):
         """The outcome of ``secrets`` with ``beta`` (a future): a task, or a coordinator for big sets
-        near the root (with ``eager``, for big sets at any level)."""
+        near the root (with ``eager``, for big sets at any level). ``scope``: the job that starts it (None:
+        the root's); ``need_tree``: whether a coordinator must find the trees of its best guess's classes
+        whose values were carried over (see _fill_holes); ``lookup``: whether an equivalent set's outcome
+        may answer this set itself (see _transferred)."""
+        scope = scope or self.scope
         n = secrets.shape[0]
         if n <= 2:
             lb = int(self.tables.bounds.lb[depth, n])
@@ -476,20 +506,25 @@ class Coordinator:
                 return _Done(Outcome(INF, False, 0))
             exact = lb < beta
             return _Done(Outcome(lb, exact, 0, small_tree(self.tables, secrets) if exact else None))
-        if self.set_orbits is not None:
-            found = self._transferred(secrets, beta, depth)
+        if self.set_orbits is not None and lookup:
+            found = self._transferred(scope, secrets, beta, depth)
             if found is not None:
                 return _Done(found)
         if level == 0 or (level == 1 and n >= self.split_min) or (self.eager and n >= self.split_eager):
-            return self._spawn(self.coordinate, secrets, beta, history, depth, level)
-        return self.task(secrets, beta, history, depth)
+            return self._spawn(self.coordinate, secrets, beta, history, depth, level, scope, need_tree)
+        return self.task(secrets, beta, history, depth, scope)
 
-    def coordinate(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int) -> Outcome:
+    def coordinate(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int,
+                   scope: Scope | None = None, need_tree: bool = True) -> Outcome:
         """``Solver.solve`` at one node, with the classes of its guesses searched as parallel subproblems.
 
-        Same contract: the exact cost (and tree, unless a class's value was carried over without one) if
-        below ``beta``, else a lower bound >= beta.
+        Same contract: the exact cost if below ``beta``, else a lower bound >= beta. With the exact cost,
+        its tree if ``need_tree`` (the root, and the classes of a best-first guess of a set that needs its
+        tree: the sets most likely to end in the tree), or if no class of the best guess had its value
+        carried over from an equivalent set; else None (see _fill_holes).
         """
+        scope = scope or self.scope
+        here = Scope(scope)  # what this set's waves learn, published between them
         clock = time.thread_time()
         solver = Solver.with_options(self.game, self.cap, self.options, self.hard, self.extra)
         scan = solver.scan(secrets, beta, history, depth)
@@ -517,16 +552,18 @@ class Coordinator:
                 # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
                 if best is None:
                     # The best-first guess: likely the best, so every class is needed exactly. All at once.
-                    job = _Done(self._side_by_side(classes, total, wave_beta, history + (g,), depth - 1, level + 1))
+                    job = _Done(self._side_by_side(classes, total, wave_beta, history + (g,), depth - 1, level + 1,
+                                                   here, need_tree))
                 elif self.eager:
                     # Eager: the others' classes all at once too. A failing guess then pays for classes that a
                     # chain would have skipped, but the wave waits only for its longest class, not for sums.
-                    job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
+                    job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1, level + 1,
+                                      here, False)
                 else:
                     # The others mostly fail: search their classes one by one, the largest first (each
                     # with its share of the slack first), so a failure stops at the first class that shows
                     # it; the guesses run side by side.
-                    job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1)
+                    job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1, here)
                 jobs.append((g, step.members, step.starts, job))
                 start = step.index + 1
                 if best is None:
@@ -550,69 +587,83 @@ class Coordinator:
             work += own
             span += own + wave_span
             own = 0.0
-            if level == 0:
-                # Between the root's waves nothing runs, so what finished in this wave answers equivalent
-                # sets in the later ones whatever the timing (see _transferred).
-                self._publish()
+            # Between this set's waves nothing it started runs, so what finished in this wave answers
+            # equivalent sets in the later ones whatever the timing (see Scope).
+            self._publish(here)
         if best is None:
             outcome = Outcome(min(scan.least, INF), False, 0, None, work, span)
         else:
             g, members, starts, subtrees = best
-            if level == 0:
-                fill_work, fill_span = self._fill_holes(g, members, starts, subtrees, history, depth)
+            if need_tree:
+                fill_work, fill_span = self._fill_holes(g, members, starts, subtrees, history, depth, level, here)
                 work += fill_work
                 span += fill_span
             if any(o.tree is None for o in subtrees.values()):
-                # A class's value came from an equivalent set, without its tree (see _transferred): the
-                # root finds it if this set ends in the tree.
+                # A class's value came from an equivalent set, without its tree (see _transferred): a
+                # coordinator that needs this set's tree finds it (see _fill_holes).
                 outcome = Outcome(beta, True, 0, None, work, span)
             else:
                 outcome = Outcome(beta, True, 0, [g, self._children(g, members, starts, subtrees)], work, span)
-        self._finished(secrets, depth, outcome)
+        self._finished(scope, secrets, depth, outcome)
         return outcome
 
     # -- the memo by orbit across subproblems ------------------------------------------------------------------
-    def _finished(self, secrets: np.ndarray, depth: int, outcome: Outcome) -> None:
-        """Note a subproblem's outcome for :meth:`_publish` (with the memo by orbit on)."""
+    def _finished(self, scope: Scope, secrets: np.ndarray, depth: int, outcome: Outcome) -> None:
+        """Note a subproblem's outcome, in ``scope`` (the job that started it) and every enclosing scope,
+        for them to publish (with the memo by orbit on)."""
         if self.set_orbits is not None:
-            with self.finished_lock:  # the value and whether exact: all that _transferred reads
-                self.finished.append((secrets.copy(), depth, Outcome(outcome.value, outcome.exact, 0)))
+            # The value and whether exact: all that _transferred reads (no tree kept for the run).
+            note = [secrets.copy(), depth, Outcome(outcome.value, outcome.exact, 0), None]
+            with self.finished_lock:
+                for around in scope.around():
+                    around.finished.append(note)
 
-    def _publish(self) -> None:
-        """Make the outcomes noted so far answer equivalent sets (see :meth:`_transferred`)."""
+    def _publish(self, scope: Scope) -> None:
+        """Make the outcomes ``scope`` noted so far answer equivalent sets in the subproblems it starts from
+        now on (see :meth:`_transferred`); the caller's part is to call this only when none it started runs."""
+        if self.set_orbits is None:
+            return
         with self.finished_lock:
-            finished, self.finished = self.finished, []
+            finished, scope.finished = scope.finished, []
         with self.orbits_lock:
-            for secrets, depth, outcome in finished:
-                key = (depth if self.cap is not None else 0, self.set_orbits.key(secrets))
-                self.published.setdefault(key, []).append((secrets, outcome))
+            for note in finished:
+                secrets, depth, outcome, key = note
+                if key is None:  # computed once, for the first scope to publish it
+                    key = note[3] = (depth if self.cap is not None else 0, self.set_orbits.key(secrets))
+                scope.published.setdefault(key, []).append((secrets, outcome))
 
-    def _transferred(self, secrets: np.ndarray, beta: int, depth: int) -> Outcome | None:
-        """The outcome of ``secrets`` under ``beta`` from published outcomes of equivalent sets, or None.
+    def _transferred(self, scope: Scope, secrets: np.ndarray, beta: int, depth: int) -> Outcome | None:
+        """The outcome of ``secrets`` under ``beta`` from outcomes of equivalent sets published by ``scope``
+        or an enclosing scope, or None.
 
         Equivalent sets cost the same within any depth (an element of the game's group maps one onto the
         other and each guess's classes onto its image's: Solver._orbit_answer). So an exact value v
-        answers any beta: exact below it (without a tree: the root finds the trees it keeps, see
+        answers any beta: exact below it (without a tree: a coordinator that needs it finds it, see
         :meth:`_fill_holes`), else a bound >= beta; a bound answers a beta at most itself. The answer
         is the exact value if any equivalent set has one, else the highest bound: it depends on what
-        was published, not on the order, and only the root publishes, between its waves, so nothing
-        here depends on timing. The node count of a transferred outcome is 0.
+        was published, not on the order, and what a subproblem can see is published before it starts
+        and not again until it ends (see Scope), so nothing here depends on timing. The node count of
+        a transferred outcome is 0.
         """
-        if self.rebuilding or not self.published:  # (nothing to look up: no orbit key to compute)
+        scopes = [around.published for around in scope.around() if around.published]
+        if not scopes:  # (nothing to look up: no orbit key to compute)
             return None
         exact = None
         bound = -1
         # One lock for SetOrbits' scratch array, which every coordinator thread would share (the compiled
         # kernels hold the GIL, but not with NUMBA_DISABLE_JIT).
         with self.orbits_lock:
-            known = self.published.get((depth if self.cap is not None else 0, self.set_orbits.key(secrets)), ())
-            for other, outcome in known:
-                if not (outcome.exact or outcome.value > bound) or self.set_orbits.element(other, secrets) is None:
-                    continue
-                if outcome.exact:
-                    exact = outcome.value
+            key = (depth if self.cap is not None else 0, self.set_orbits.key(secrets))
+            for published in scopes:
+                for other, outcome in published.get(key, ()):
+                    if not (outcome.exact or outcome.value > bound) or self.set_orbits.element(other, secrets) is None:
+                        continue
+                    if outcome.exact:
+                        exact = outcome.value
+                        break
+                    bound = outcome.value
+                if exact is not None:
                     break
-                bound = outcome.value
         if exact is not None:
             return Outcome(exact, exact < beta, 0)
         if bound >= beta:
@@ -620,28 +671,23 @@ class Coordinator:
         return None
 
     def _fill_holes(self, g: Code, members: np.ndarray, starts: np.ndarray, subtrees: dict,
-                    history: tuple[Code, ...], depth: int) -> tuple[float, float]:
-        """Find the trees of the root's best guess's classes whose values were transferred: each is searched
-        again, side by side, with nothing transferred, under its value + 1, which finds the tree a search
-        of it under any beta above its value finds (Solver.tree). A value that is not found again is a
-        SearchBug. Returns the work and span of those searches."""
+                    history: tuple[Code, ...], depth: int, level: int, scope: Scope) -> tuple[float, float]:
+        """Find the trees of a best guess's classes whose values were transferred: each is searched again,
+        side by side, under its value + 1, without looking itself up (its own subproblems may be
+        transferred: a coordinator finds their trees in turn), which finds the tree a search of it under
+        any beta above its value finds (Solver.tree). A value that is not found again is a SearchBug.
+        Returns the work and span of those searches."""
         holes = [h for h, outcome in subtrees.items() if outcome.tree is None]
-        if not holes:
-            return 0.0, 0.0
-        self.rebuilding = True
-        try:
-            futures = [(h, self.subproblem(members[starts[h] : starts[h + 1]], subtrees[h].value + 1, history + (g,),
-                                           depth - 1, 1)) for h in holes]
-            work = span = 0.0
-            for h, fut in futures:
-                value, outcome = subtrees[h].value, fut.result()
-                if not outcome.exact or outcome.value != value or outcome.tree is None:
-                    raise SearchBug(f"a class transferred at value {value} searched again gave {outcome.value}")
-                subtrees[h] = outcome
-                work += outcome.work
-                span = max(span, outcome.span)
-        finally:
-            self.rebuilding = False
+        futures = [(h, self.subproblem(members[starts[h] : starts[h + 1]], subtrees[h].value + 1, history + (g,),
+                                       depth - 1, level + 1, scope, True, False)) for h in holes]
+        work = span = 0.0
+        for h, fut in futures:
+            value, outcome = subtrees[h].value, fut.result()
+            if not outcome.exact or outcome.value != value or outcome.tree is None:
+                raise SearchBug(f"a class transferred at value {value} searched again gave {outcome.value}")
+            subtrees[h] = outcome
+            work += outcome.work
+            span = max(span, outcome.span)
         return work, span
 
     def _best_note(self, cost: int) -> str:
@@ -667,29 +713,40 @@ class Coordinator:
                 subtrees[h] = outcome
         return total, subtrees, work, span
 
-    def _side_by_side(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None, float, float]:
+    def _side_by_side(self, classes, total: int, beta: int, history, depth: int, level: int, scope: Scope,
+                      need_tree: bool) -> tuple[int, dict | None, float, float]:
         """A guess's classes searched at once, each with the beta that keeps the guess below ``beta``
-        (see :meth:`_gather`)."""
-        futures = [(h, base, self.subproblem(cls, beta - (total - base), history, depth, level))
+        (see :meth:`_gather`), in ``scope``."""
+        futures = [(h, base, self.subproblem(cls, beta - (total - base), history, depth, level, scope, need_tree))
                    for h, cls, base in classes]
         return self._gather(total, futures)
 
-    def _chain(self, classes, total: int, beta: int, history, depth: int, level: int) -> tuple[int, dict | None, float, float]:
+    def _chain(self, classes, total: int, beta: int, history, depth: int, level: int,
+               scope: Scope) -> tuple[int, dict | None, float, float]:
         """A guess's classes searched in turn: (total, the classes' outcomes) if the guess costs less than
         beta, else (a lower bound >= beta, None) from the first class that shows it (with their work, and
         their span: one after the other). With ``shares``, each class is first searched under its share
-        of the slack (search.share_slack; in the solver the memo keeps what a failed share learnt; here
-        a class searched again is a new subproblem)."""
+        of the slack (search.share_slack). The chain is a scope of its own (in ``scope``), which publishes
+        after each step: a class searched again after its share failed finds there the outcomes of its
+        first search's subproblems (in the solver, the memo keeps them). Its classes' trees are not
+        needed unless the guess ends best, which a coordinator above sees to (see _fill_holes)."""
         subtrees = {}
         work = 0.0
         values = [base for _h, _cls, base in classes]
+        here = Scope(scope)
+
+        def search(i: int, class_beta: int) -> Outcome:
+            nonlocal work
+            outcome = self.subproblem(classes[i][1], class_beta, history, depth, level, here, False).result()
+            self._publish(here)  # nothing this chain started runs now
+            work += outcome.work
+            return outcome
+
         if self.options.shares:
 
             def search_class(i: int, class_beta: int) -> int:
-                nonlocal work
-                h, cls, _base = classes[i]
-                outcome = self.subproblem(cls, class_beta, history, depth, level).result()
-                work += outcome.work
+                h = classes[i][0]
+                outcome = search(i, class_beta)
                 if outcome.exact:
                     subtrees[h] = outcome
                 return outcome.value
@@ -697,13 +754,12 @@ class Coordinator:
             total = share_slack(values, total, beta, search_class)
             if total >= beta:
                 return total, None, work, work
-        for i, (h, cls, _base) in enumerate(classes):
+        for i, (h, _cls, _base) in enumerate(classes):
             if h in subtrees:
                 continue
-            outcome = self.subproblem(cls, beta - (total - values[i]), history, depth, level).result()
+            outcome = search(i, beta - (total - values[i]))
             total += outcome.value - values[i]
             values[i] = outcome.value
-            work += outcome.work
             if not outcome.exact:
                 return total, None, work, work
             subtrees[h] = outcome
