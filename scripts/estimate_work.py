@@ -655,7 +655,7 @@ def main(argv: list[str] | None = None) -> int:
     # The critical path of the coordinator's schedule (see the module docstring). A class below the
     # coordinator's split size is one task: its span is its work. A coordinated class's span was
     # measured (--span-games) as a fraction of its work alone: the best-first guess's classes run side by
-    # side, but the other guesses' chains, each with a fresh memo, follow one another wave by wave.
+    # side, but the other guesses' chains, whose tasks each start from a fresh memo, follow one another wave by wave.
     split_min = max(600, target.size // 8)
     fractions = []
     for spec in [x for x in args.span_games.split(",") if x]:

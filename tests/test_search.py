@@ -739,15 +739,17 @@ def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
         assert nodes[0] > nodes[1]
 
 
-def _root_run(game, published=None):
-    """A root search of ``game`` in this process with the memo by orbit on, given outcomes already
-    published around the root (None: none): (the coordinator, the root's outcome)."""
+def _root_run(game, notes=()):
+    """A root search of ``game`` in this process with the memo by orbit on, given outcomes (secrets, depth,
+    outcome) published in a scope around the root: (the coordinator, the root's outcome)."""
     run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
                                   coordinator.Progress(None), lambda message: None)
-    if published is not None:
-        run.scope.published = published
+    around = coordinator.Scope(run.scope)
+    for secrets, depth, outcome in notes:
+        run._finished(around, secrets, depth, outcome)
+    run._publish(around)
     every = np.arange(game.size, dtype=np.int32)
-    return run, run.subproblem(every, INF, (), search.UNCAPPED, 0).result()
+    return run, run.subproblem(every, INF, (), search.UNCAPPED, 0, around).result()
 
 
 @pytest.mark.parametrize("spec", ["mastermind", "mm:3:5"])
@@ -757,12 +759,19 @@ def test_transferred_classes_get_their_own_trees_at_the_root(spec, monkeypatch):
     Here the second search is given the first one's outcomes, which answer its subproblems, the root's best
     guess's classes among them."""
     game = resolve_game(spec)
+    notes = []
+    finished = coordinator.Coordinator._finished
+
+    def noted(self, scope, secrets, depth, outcome):
+        notes.append((secrets.copy(), depth, outcome))
+        return finished(self, scope, secrets, depth, outcome)
+
+    monkeypatch.setattr(coordinator.Coordinator, "_finished", noted)
     first, plain = _root_run(game)
-    # Every outcome of the first search reaches the scope around its root; all but the root's own answer the
-    # second search.
-    first.scope.finished = [note for note in first.scope.finished if note[0].shape[0] < game.size]
-    first._publish(first.scope)
-    assert first.scope.published, "the first search noted nothing"
+    monkeypatch.setattr(coordinator.Coordinator, "_finished", finished)
+    # Every outcome of the first search but the root's own answers the second search.
+    notes = [note for note in notes if note[0].shape[0] < game.size]
+    assert notes, "the first search noted nothing"
     holes = []
     fill = coordinator.Coordinator._fill_holes
 
@@ -771,7 +780,7 @@ def test_transferred_classes_get_their_own_trees_at_the_root(spec, monkeypatch):
         return fill(self, g, members, starts, subtrees, *rest)
 
     monkeypatch.setattr(coordinator.Coordinator, "_fill_holes", spy)
-    second, again = _root_run(game, first.scope.published)
+    second, again = _root_run(game, notes)
     assert holes, "no class of the root's best guess was transferred"
     assert (again.value, again.exact, again.tree) == (plain.value, plain.exact, plain.tree)
     # The classes found again are searched (the nodes counted), the rest was transferred (none counted).
@@ -791,7 +800,7 @@ def test_transferred_outcomes_answer_as_their_contract_says(cap):
     swapped = ["110", "102", "023", "231", "000"]  # symbols 0 and 1 swapped
     bounded = ["011", "012", "222"]
     as_set = lambda names: np.array(sorted(parse_code(game, c) for c in names), dtype=np.int32)
-    scope = run.scope
+    scope = coordinator.Scope(run.scope)
     run._finished(scope, as_set(codes), 5, coordinator.Outcome(12, True, 40, ["tree"]))
     run._finished(scope, as_set(bounded), 5, coordinator.Outcome(7, False, 9))
     assert run._transferred(scope, as_set(codes), 20, 5) is None, "answered before it was published"
@@ -821,7 +830,8 @@ def test_scopes_answer_only_what_the_jobs_around_a_subproblem_published():
     one, beside = coordinator.Scope(around), coordinator.Scope(around)
     inner = coordinator.Scope(one)
     run._finished(one, codes, 5, coordinator.Outcome(9, False, 3))
-    assert [len(s.finished) for s in (inner, one, beside, around, run.scope)] == [0, 1, 0, 1, 1]
+    # (none in the scope around the root, which never publishes)
+    assert [len(s.finished) for s in (inner, one, beside, around, run.scope)] == [0, 1, 0, 1, 0]
     assert all(run._transferred(s, image, 9, 5) is None for s in (inner, one, beside, around))
     run._publish(one)
     assert run._transferred(inner, image, 9, 5) == coordinator.Outcome(9, False, 0)

@@ -15,8 +15,9 @@ With the memo by orbit (the ``orbits`` lever), what the subproblems of a coordin
 chain's step, found answers the subproblems of its later waves, or steps, whose sets are equivalent to
 theirs (see ``Scope`` and ``Coordinator._transferred``): on numbers-baseball, the tasks under the first
 guess 0012 whose sets are equivalent to sets solved exactly under 0123 had cost 11.9 M of 0012's 25.1 M
-nodes, and a class searched again in a chain after its share of the slack failed had solved every one of
-its subproblems again. A scope publishes only when nothing it started runs, so what answers a subproblem
+nodes, and a coordinated class searched again in a chain after its share of the slack failed had solved
+every one of its subproblems again (a class that is one task still starts afresh: it notes its own outcome
+only). A scope publishes only when nothing it started runs, so what answers a subproblem
 never depends on timing either.
 
 Before a tree is returned it is replayed over every secret (``verify.make_tree``) and its total and
@@ -495,7 +496,7 @@ class Coordinator:
                    scope: Scope | None = None, need_tree: bool = True, lookup: bool = True):
         """The outcome of ``secrets`` with ``beta`` (a future): a task, or a coordinator for big sets
         near the root (with ``eager``, for big sets at any level). ``scope``: the job that starts it (None:
-        the root's); ``need_tree``: whether a coordinator must find the trees of its best guess's classes
+        the scope around the root); ``need_tree``: whether a coordinator must find the trees of its best guess's classes
         whose values were carried over (see _fill_holes); ``lookup``: whether an equivalent set's outcome
         may answer this set itself (see _transferred)."""
         scope = scope or self.scope
@@ -616,6 +617,8 @@ class Coordinator:
             note = [secrets.copy(), depth, Outcome(outcome.value, outcome.exact, 0), None]
             with self.finished_lock:
                 for around in scope.around():
+                    if around.parent is None:
+                        break  # the scope around the root never publishes: nothing to hold there
                     around.finished.append(note)
 
     def _publish(self, scope: Scope) -> None:
@@ -727,8 +730,9 @@ class Coordinator:
         beta, else (a lower bound >= beta, None) from the first class that shows it (with their work, and
         their span: one after the other). With ``shares``, each class is first searched under its share
         of the slack (search.share_slack). The chain is a scope of its own (in ``scope``), which publishes
-        after each step: a class searched again after its share failed finds there the outcomes of its
-        first search's subproblems (in the solver, the memo keeps them). Its classes' trees are not
+        after each step: a coordinated class searched again after its share failed finds there the outcomes
+        of its first search's subproblems (in the solver, the memo keeps them; a class that is one task
+        starts afresh). Its classes' trees are not
         needed unless the guess ends best, which a coordinator above sees to (see _fill_holes)."""
         subtrees = {}
         work = 0.0
