@@ -456,9 +456,9 @@ def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
 def kernel_timings(spec: str, say) -> None:
     """Nanoseconds per (code, secret) pair of the two scans that dominate the search, on random sets of
     the sizes where their routes change (kernels.class_bound: hint masks up to 64 secrets if the game
-    has a one-hot table (at most 32 hints; search.onehot_table), packed byte counters up to 255 if it
-    has at most 24 hints, else a plain count per guess; kernels.ordered_guesses: 2 packed words up to 16
-    hints, 3 up to 24, else plain counts)."""
+    has a one-hot table (at most 32 hints; search.onehot_table), packed byte counters up to 255 and
+    16-bit lanes beyond if it has at most 24 hints, else a plain count per guess; kernels.ordered_guesses:
+    2 packed words up to 16 hints, 3 up to 24, the same lanes beyond 255 secrets, else plain counts)."""
     game = resolve_game(spec)
     solver = Solver(game, orbits=ORBITS)
     t = search_tables(game)

@@ -51,7 +51,7 @@ def test_lookahead_and_least_bounds(spec):
     w1 = np.empty(game.size, dtype=np.uint64)
     for depth in (2, 3, 4, 64):
         lbtab = t.bounds.lb[depth - 1]
-        for n in (3, 8, 13, 14, 15, 40, 255, 300):
+        for n in (3, 8, 13, 14, 15, 40, 255, 256, 300, 510, 511, 766):
             if n > game.size:
                 continue
             secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
@@ -61,7 +61,9 @@ def test_lookahead_and_least_bounds(spec):
                 want = plain_bounds(t, guesses, secrets, lbtab)
                 assert (kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
             # the routes class_bound sends to least_bound: hint masks from the one-hot table, or byte
-            # counters in 2 or 3 words (bigger sets, and every set of a game without the table)
+            # counters in 2 or 3 words (bigger sets, and every set of a game without the table); past 255
+            # secrets, lookahead_bounds above adds them 255 at a time into 16-bit lanes (the sizes straddle
+            # that), as class_bound does (test_class_bound_is_the_least_bound_and_is_memoised)
             for onehot in (t.onehot, NO_ONEHOT):
                 if (n <= kernels.MASK_MAX and onehot.shape[0]) or (n <= 255 and t.nh <= 24):
                     got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
@@ -155,12 +157,14 @@ def test_member_splits():
             assert most == max(classes)
 
 
-@pytest.mark.parametrize("spec, n", [("bulls-cows", 400), ("mm:5:3", 60), ("mastermind", 20), ("mm:6:3", 30)])
+@pytest.mark.parametrize("spec, n", [("bulls-cows", 400), ("bulls-cows", 766), ("royale", 600), ("mm:5:3", 60),
+                                     ("mastermind", 20), ("mm:6:3", 30)])
 def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
     """class_bound of a set with no memo entry is the least lookahead bound over every code (its
     shortcuts find the same value), and it memoises it, by every route: hint masks from the game's one-hot
-    table (16 or 32 bits) for small sets, packed byte counters without one (up to 24 hints), and a plain
-    count for sets over 255 secrets or games of more hints without a table (mm:6:3 has 27)."""
+    table (16 or 32 bits) for small sets, packed byte counters without one (up to 24 hints; 16-bit lanes
+    for sets over 255 secrets), and a plain count for games of more hints without a table (mm:6:3 has
+    27)."""
     from treegen.search import Memo
 
     game = resolve_game(spec)
@@ -255,7 +259,7 @@ def test_raised_bounds_on_search_classes(spec, sets):
                         continue  # closed forms and member_splits' exact values
                     assert got == least_raised(t, secrets, lbtab)
                     route = ("masks" if n <= kernels.MASK_MAX and onehot.shape[0] else
-                             "packed" if n <= 255 and t.nh <= 24 else "plain")
+                             "packed" if n <= 255 and t.nh <= 24 else "lanes" if t.nh <= 24 else "plain")
                     active[route] = active.get(route, False) or got > plain
     assert all(active.values()) and active, active
 

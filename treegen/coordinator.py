@@ -843,13 +843,18 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
 # repeats (games with repeats are scored by numpy). A kernel that both need is the main process's when it
 # comes first there and late in the helper, which then loads it from the cache instead of compiling it
 # again: memo_find and memo_put (callees of next_open_guess through class_bound, typed after the helper's
-# 3-4 s on least_bound) and split_classes (reached some seconds later still). The memo by orbit's two
-# kernels, for games of more than 2000 codes, are one for each (bulls-cows: the main process ends at 7.9 s,
-# the helper at 7.1 s; the other split ends it at 7.9 s too).
+# 3-4 s on least_bound) and split_classes (reached some seconds later still). The two callees that count
+# big sets in 16-bit lanes, which ordered_guesses and class_bound both call, are one for each, first:
+# _wide_counts (about 0.7 s) in the main process, in the cache by the time the helper types
+# next_open_guess, and _lane_bounds (0.3 s) in the helper, long before ordered_guesses (on 2026-11-25 the
+# two processes ended at 5.0-5.3 s and 5.2-5.5 s, against 4.8 s and 4.9 s before these kernels; with both
+# in the main process it ended at 5.6 s). The memo by orbit's two kernels, for games of more than 2000
+# codes, are one for each (bulls-cows: the main process ends at 7.9 s, the helper at 7.1 s; the other split
+# ends it at 7.9 s too).
 ORBIT_KERNELS = ("orbit_key", "orbit_element")  # compiled only for a search that uses the memo by orbit
-AHEAD = (("least_bound", "next_open_guess", "orbit_key"),
-         ("memo_find", "memo_put", "split_classes", "fast_bound_limit", "excess_bound_limit", "node_group",
-          "canonical_codes", "ordered_guesses", "orbit_element"))
+AHEAD = (("_lane_bounds", "least_bound", "next_open_guess", "orbit_key"),
+         ("_wide_counts", "memo_find", "memo_put", "split_classes", "fast_bound_limit", "excess_bound_limit",
+          "node_group", "canonical_codes", "ordered_guesses", "orbit_element"))
 
 
 def _fork_is_safe() -> bool:

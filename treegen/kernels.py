@@ -148,6 +148,57 @@ def _packed_counts(table, guesses, secrets, contiguous, words):
 
 
 @njit(cache=True)
+def _wide_counts(table, guesses, secrets, contiguous, words):
+    """Per-guess class counters as 16-bit lanes of 64-bit words, for sets of more than 255 secrets (up to
+    65535), where _packed_counts' bytes would overflow: the secrets are counted by _packed_counts 255 at a
+    time, and each chunk's bytes are then added into the lanes. Row 2j holds the even bytes of word j
+    (dense hints 8j, 8j + 2, 8j + 4, 8j + 6), row 2j + 1 the odd ones: hint h's count is lane (h & 7) >> 1
+    of row 2 (h >> 3) + (h & 1) (see _lane_bounds)."""
+    ng = guesses.shape[0]
+    n = secrets.shape[0]
+    wide = np.empty((6, ng), dtype=np.uint64)
+    wide[:] = 0
+    eight = np.uint64(8)
+    even = np.uint64(0x00FF00FF00FF00FF)
+    for first in range(0, n, 255):
+        w0, w1, w2 = _packed_counts(table, guesses, secrets[first : min(first + 255, n)], contiguous, words)
+        for k in range(ng):
+            wide[0, k] += w0[k] & even
+            wide[1, k] += (w0[k] >> eight) & even
+            wide[2, k] += w1[k] & even
+            wide[3, k] += (w1[k] >> eight) & even
+            wide[4, k] += w2[k] & even
+            wide[5, k] += (w2[k] >> eight) & even
+    return wide
+
+
+@njit(cache=True)
+def _lane_bounds(wide, n, nh, win, lbtab, most, out):
+    """Each guess k's lookahead bound from its class sizes in _wide_counts' lanes: ``out[k]`` = n + the sum
+    over its non-winning classes C of the larger of lbtab[|C|] and 3|C| - ``most``; returns the least
+    (``most`` < 0: first the set's most key, a guess's non-empty non-winning classes plus twice 1 if it is
+    one of the secrets, is found from the same lanes and used)."""
+    ng = out.shape[0]
+    if most < 0:
+        for k in range(ng):
+            key = np.int64(0)
+            for h in range(nh):
+                if (wide[2 * (h >> 3) + (h & 1), k] >> np.uint64(16 * ((h & 7) >> 1))) & np.uint64(0xFFFF):
+                    key += 2 if h == win else 1
+            most = max(most, key)
+    best = np.int64(1) << 62
+    for k in range(ng):
+        total = np.int64(n)
+        for h in range(nh):
+            if h != win:
+                c = np.int64((wide[2 * (h >> 3) + (h & 1), k] >> np.uint64(16 * ((h & 7) >> 1))) & np.uint64(0xFFFF))
+                total += max(lbtab[c], 3 * c - most)
+        out[k] = total
+        best = min(best, total)
+    return best
+
+
+@njit(cache=True)
 def _nonzero_bytes(x):
     """How many of the eight bytes of x are not zero."""
     y = x | (x >> np.uint64(4))
@@ -214,8 +265,10 @@ def lookahead_bounds(table, guesses, secrets, nh, win, lbtab):
 
 @njit(cache=True, inline="always")
 def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
-    """``lookahead_bounds`` with the packed counters it used: (bounds, w0, w1, w2, packed); when
-    ``packed`` is False (big sets or many hints) the words are empty. Each class C counts at least
+    """``lookahead_bounds`` with the class counters it used: (bounds, w0, w1, w2, wide), the words of
+    _packed_counts for sets of up to 255 secrets, else empty, and the lanes of _wide_counts for bigger sets
+    of up to 65535, else empty (games of more than 24 hints count plainly, per guess, and keep neither).
+    Each class C counts at least
     3|C| - ``most`` too, where ``most`` is the set's most key (see least_bound; 3n takes nothing from it).
     Inlined into ordered_guesses, the search's caller (and into lookahead_bounds, which the search does
     not call), so that it is not compiled and optimised a second time on its own.
@@ -259,7 +312,7 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
                     c &= wmask
                 out[k] = (3 * n - 2 * cwin - _nonzero_bytes(a) - _nonzero_bytes(b) - _nonzero_bytes(c)
                           + _excess(a, tk) + _excess(b, tk) + _excess(c, tk))
-            return out, w0, w1, w2, True
+            return out, w0, w1, w2, np.empty((0, 0), dtype=np.uint64)
         for k in range(ng):
             total = np.int64(n)
             for h in range(nh):
@@ -269,12 +322,17 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
                 c = np.int64((w >> np.uint64((h & 7) * 8)) & mask)
                 total += max(lbtab[c], 3 * c - most)
             out[k] = total
-        return out, w0, w1, w2, True
+        return out, w0, w1, w2, np.empty((0, 0), dtype=np.uint64)
+    empty = np.empty(0, dtype=np.uint64)
+    if nh <= 24 and n <= 65535:
+        # Too many secrets for byte counters: 16-bit lanes, counted as fast (_wide_counts).
+        wide = _wide_counts(table, guesses, secrets, contiguous, np.int64(2 if nh <= 16 else 3))
+        _lane_bounds(wide, n, nh, win, lbtab, most, out)
+        return out, empty, empty, empty, wide
     counts = np.empty(nh, dtype=np.int64)
     for k in range(ng):
         out[k] = _guess_bound(table[guesses[k]], secrets, nh, win, lbtab, counts, most)
-    empty = np.empty(0, dtype=np.uint64)
-    return out, empty, empty, empty, False
+    return out, empty, empty, empty, np.empty((0, 0), dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -773,7 +831,8 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta, mos
     lowest code; with ``ordering`` False only the last two keys count (ablation). Sorting only the
     guesses below beta matters: most nodes keep a handful of thousands.
     """
-    bounds, w0, w1, w2, packed = _lookahead(table, guesses, secrets, nh, win, lbtab, most)
+    bounds, w0, w1, w2, wide = _lookahead(table, guesses, secrets, nh, win, lbtab, most)
+    packed = w0.shape[0] > 0
     ng = guesses.shape[0]
     rest = NO_BOUND
     m = 0
@@ -800,6 +859,11 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta, mos
                     for h in range(nh):
                         w = w0[k] if h < 8 else (w1[k] if h < 16 else w2[k])
                         c = np.int64((w >> np.uint64((h & 7) * 8)) & np.uint64(255))
+                        sq += c * c
+                elif wide.shape[0] > 0:
+                    for h in range(nh):
+                        c = np.int64((wide[2 * (h >> 3) + (h & 1), k] >> np.uint64(16 * ((h & 7) >> 1)))
+                                     & np.uint64(0xFFFF))
                         sq += c * c
                 else:
                     counts[:] = 0
@@ -1129,11 +1193,11 @@ def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     same counters: a guess's key is its non-zero bytes, plus one more if its winning byte is non-zero."""
     n = secrets.shape[0]
     ng = table.shape[0]
+    words3 = nh > 16
     zero = np.uint64(0)
     one = np.uint64(1)
     seven = np.uint64(7)
     three = np.uint64(3)
-    words3 = nh > 16
     w2 = np.empty(ng if words3 else 0, dtype=np.uint64)
     w2[:] = 0
     w0[:] = 0
@@ -1361,9 +1425,19 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
         # np.bool_: a bare False would be typed Literal[bool] and compile least_bound a second time
         value = least_bound(table, onehot, secrets, nh, win, lbtab, tlim[depth - 1], t2lim[depth - 1], w0, w1,
                             np.bool_(False), src, nkeys, order, runs, built, node)
+    elif n <= 65535 and nh <= 24:
+        # Too many secrets for byte counters: 16-bit lanes, counted 255 secrets at a time as fast, then the
+        # set's most key and each code's bound from its class sizes. On numbers-baseball a plain count took
+        # 9.7 ns a code-secret pair at 256 secrets against 0.4 by bytes, and a subproblem of 976 secrets,
+        # whose time went into its classes' least bounds, 18.8 s of CPU against 1.6 s with lanes.
+        # (Here, not in least_bound: its compile is the first run's longest link, while the main process
+        # has compiled these two for ordered_guesses by the time this is typed; see coordinator.AHEAD.)
+        codes = np.empty(table.shape[0], dtype=secrets.dtype)  # every code, in order: no guess is read
+        wide = _wide_counts(table, codes, secrets, np.bool_(True), np.int64(2 if nh <= 16 else 3))
+        value = min(_lane_bounds(wide, n, nh, win, lbtab, np.int64(-1), np.empty(table.shape[0], dtype=np.int64)), INF)
     else:
-        # Sets of more than 255 secrets (near the root), or of more than 64 in games of more than 24 hints,
-        # or any set of such a game without a one-hot table: plain counts.
+        # Sets of more than 64 secrets in games of more than 24 hints, or any set of such a game without a
+        # one-hot table: plain counts.
         # First the set's most key (a guess's non-empty non-winning classes, plus twice 1 if it is a
         # secret), then each guess's bound with it (see least_bound).
         counts = np.empty(nh, dtype=np.int64)
@@ -1571,6 +1645,10 @@ SEARCH_SIGNATURES = MappingProxyType({
     "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
     "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I, _I),
     "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
+    # (table, guesses, secrets, contiguous, words) and (lanes, n, nh, win, lbtab, most, out): the 16-bit lanes
+    # of sets of more than 255 secrets, callees of both ordered_guesses and next_open_guess (class_bound)
+    "_wide_counts": (_U8_2R, _I32_1, _I32_1, _B, _I),
+    "_lane_bounds": (types.Array(types.uint64, 2, "C"), _I, _I, _I, _I64_1R, _I, _I64_1),
     # (digits, secrets, symbols, perms, out) and (digits, values, order, place, source, target, symbols, perms,
     # limit, mark, perm_out, sigma_out): symmetry.SetOrbits, for the memo by orbit
     "orbit_key": (_U8_2R, _I32_1, _I, _I8_2R, _I64_1),
