@@ -847,6 +847,46 @@ def test_scopes_answer_only_what_the_jobs_around_a_subproblem_published():
     assert run._transferred(inner, codes, 11, 5) == coordinator.Outcome(11, False, 0)
 
 
+@pytest.mark.parametrize("spec", ["mastermind", "bc:4:6"])
+def test_a_coordinator_keeps_solves_contract_under_any_beta(spec):
+    """A coordinator below the root (inline) searching a class of the first guess under betas around its
+    value: exact, with the solver's value and tree, below beta; else a bound >= beta. Among the classes are
+    some whose best-first guess costs more than the class's value, so that under value + 1 the first wave
+    fails and a guess of the second wave (the rest, searched side by side) wins; and every class is refuted
+    under its value, by its first wave and the second."""
+    game = resolve_game(spec)
+    options = EVERY.resolved(game)
+    solver = Solver.with_options(game, None, options)
+    every = np.arange(game.size, dtype=np.int32)
+    first = int(solver.scan(every, INF, (), search.UNCAPPED).guesses[0])
+    members, starts = kernels.split_by_hint(solver.table, first, every, solver.nh)
+    later_wins = 0
+    for h in range(solver.nh):
+        secrets = members[starts[h] : starts[h + 1]]
+        if h == solver.win or secrets.shape[0] < 30:
+            continue
+        depth = search.UNCAPPED - 1
+        solver.reset()
+        value = solver.solve(secrets, INF, (first,), depth)
+        tree = solver.tree(secrets, depth, (first,))
+        # The cost of the class's best-first guess: its classes' values, one guess more for each secret.
+        scan = solver.scan(secrets, INF, (first,), depth)
+        g = int(scan.guesses[0])
+        split, bounds = kernels.split_by_hint(solver.table, g, secrets, solver.nh)
+        cost = secrets.shape[0] + sum(solver.solve(split[bounds[c] : bounds[c + 1]], INF, (first, g), depth - 1)
+                                      for c in range(solver.nh) if c != solver.win)
+        later_wins += cost > value
+        for beta in (INF, value + 1, value, value - 3):
+            run = coordinator.Coordinator(game, None, options, False, 0, coordinator.InlineExecutor(), None,
+                                          coordinator.Progress(None), lambda message: None)
+            got = run.coordinate(secrets, beta, (first,), depth, 1)
+            if beta > value:
+                assert (got.value, got.exact, got.tree) == (value, True, tree), (h, beta)
+            else:
+                assert not got.exact and got.tree is None and got.value >= beta, (h, beta, got)
+    assert later_wins, "no class whose best-first guess is not its best"
+
+
 def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
     """With eager, big sets below the root's classes get coordinators of their own (here every set of at
     least 81 secrets, mastermind's size / 16): the same tree and figures as one worker."""
