@@ -887,6 +887,27 @@ def test_a_coordinator_keeps_solves_contract_under_any_beta(spec):
     assert later_wins, "no class whose best-first guess is not its best"
 
 
+def test_a_chains_span_is_the_sum_of_its_steps_spans(monkeypatch):
+    """The critical path's accounting (scripts/critical_path.py): a chain's steps run one after another, so
+    its span is the sum of theirs, which is less than its work once a step is a coordinated class (whose
+    classes ran side by side); no span ever exceeds its work."""
+    game = resolve_game("mm:4:7")  # classes of 600 secrets or more below the root are coordinated
+    chains = []
+    chain = coordinator.Coordinator._chain
+
+    def spy(self, *args):
+        out = chain(self, *args)
+        chains.append(out[2:])
+        return out
+
+    monkeypatch.setattr(coordinator.Coordinator, "_chain", spy)
+    profile = {}
+    coordinator.solve_game(game, "average", workers=1, profile=profile)
+    assert chains and all(span <= work + 1e-9 for work, span in chains)
+    assert any(span < 0.9 * work for work, span in chains), chains
+    assert profile["span"] < profile["work"]
+
+
 def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
     """With eager, big sets below the root's classes get coordinators of their own (here every set of at
     least 81 secrets, mastermind's size / 16): the same tree and figures as one worker."""

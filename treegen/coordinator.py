@@ -736,22 +736,23 @@ class Coordinator:
                scope: Scope) -> tuple[int, dict | None, float, float]:
         """A guess's classes searched in turn: (total, the classes' outcomes) if the guess costs less than
         beta, else (a lower bound >= beta, None) from the first class that shows it (with their work, and
-        their span: one after the other). With ``shares``, each class is first searched under its share
+        their span: the sum of theirs, one after the other; a coordinated class's span is less than its work). With ``shares``, each class is first searched under its share
         of the slack (search.share_slack). The chain is a scope of its own (in ``scope``), which publishes
         after each step: a coordinated class searched again after its share failed finds there the outcomes
         of its first search's subproblems (in the solver, the memo keeps them; a class that is one task
         starts afresh). Its classes' trees are not
         needed unless the guess ends best, which a coordinator above sees to (see _fill_holes)."""
         subtrees = {}
-        work = 0.0
+        work = span = 0.0
         values = [base for _h, _cls, base in classes]
         here = Scope(scope)
 
         def search(i: int, class_beta: int) -> Outcome:
-            nonlocal work
+            nonlocal work, span
             outcome = self.subproblem(classes[i][1], class_beta, history, depth, level, here, False).result()
             self._publish(here)  # nothing this chain started runs now
             work += outcome.work
+            span += outcome.span
             return outcome
 
         if self.options.shares:
@@ -765,7 +766,7 @@ class Coordinator:
 
             total = share_slack(values, total, beta, search_class)
             if total >= beta:
-                return total, None, work, work
+                return total, None, work, span
         for i, (h, _cls, _base) in enumerate(classes):
             if h in subtrees:
                 continue
@@ -773,9 +774,9 @@ class Coordinator:
             total += outcome.value - values[i]
             values[i] = outcome.value
             if not outcome.exact:
-                return total, None, work, work
+                return total, None, work, span
             subtrees[h] = outcome
-        return total, subtrees, work, work
+        return total, subtrees, work, span
 
     def _spawn(self, fn, *args):
         """Run a coordinating function on a thread of its own (inline without worker processes).
