@@ -1,8 +1,8 @@
 """How far the search's schedule can spread: its work, its critical path, and the speed-up they allow.
 
     python scripts/critical_path.py                          # bulls-cows, one process
-    python scripts/critical_path.py --game numbers-baseball --workers 2  # about 70 min of 2 cores (8000 s of CPU)
-    python scripts/critical_path.py --game numbers-baseball --workers 2 --eager  # 100 min (10500 s of CPU) before any-depth coordination
+    python scripts/critical_path.py --game numbers-baseball --workers 2  # about 5 min of 2 cores (510 s of CPU)
+    python scripts/critical_path.py --game numbers-baseball --workers 2 --eager  # 53 min (4800 s of CPU)
     python scripts/critical_path.py --game mm:4:8 --workers 2
 
 The schedule of subproblems is fixed (it does not depend on workers or timing), so its critical path, the
