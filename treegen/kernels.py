@@ -152,8 +152,7 @@ def _wide_counts(table, guesses, secrets, contiguous, words):
     """Per-guess class counters as 16-bit lanes of 64-bit words, for sets of more than 255 secrets (up to
     65535), where _packed_counts' bytes would overflow: the secrets are counted by _packed_counts 255 at a
     time, and each chunk's bytes are then added into the lanes. Row 2j holds the even bytes of word j
-    (dense hints 8j, 8j + 2, 8j + 4, 8j + 6), row 2j + 1 the odd ones: hint h's count is lane (h & 7) >> 1
-    of row 2 (h >> 3) + (h & 1) (see _lane_bounds)."""
+    (dense hints 8j, 8j + 2, 8j + 4, 8j + 6), row 2j + 1 the odd ones (read them with _lane)."""
     ng = guesses.shape[0]
     n = secrets.shape[0]
     wide = np.empty((6, ng), dtype=np.uint64)
@@ -172,6 +171,12 @@ def _wide_counts(table, guesses, secrets, contiguous, words):
     return wide
 
 
+@njit(cache=True, inline="always")
+def _lane(wide, h, k):
+    """Guess k's class size for hint h in _wide_counts' lanes: lane (h & 7) >> 1 of row 2 (h >> 3) + (h & 1)."""
+    return np.int64((wide[2 * (h >> 3) + (h & 1), k] >> np.uint64(16 * ((h & 7) >> 1))) & np.uint64(0xFFFF))
+
+
 @njit(cache=True)
 def _lane_bounds(wide, n, nh, win, lbtab, most, out):
     """Each guess k's lookahead bound from its class sizes in _wide_counts' lanes: ``out[k]`` = n + the sum
@@ -183,7 +188,7 @@ def _lane_bounds(wide, n, nh, win, lbtab, most, out):
         for k in range(ng):
             key = np.int64(0)
             for h in range(nh):
-                if (wide[2 * (h >> 3) + (h & 1), k] >> np.uint64(16 * ((h & 7) >> 1))) & np.uint64(0xFFFF):
+                if _lane(wide, h, k):
                     key += 2 if h == win else 1
             most = max(most, key)
     best = np.int64(1) << 62
@@ -191,7 +196,7 @@ def _lane_bounds(wide, n, nh, win, lbtab, most, out):
         total = np.int64(n)
         for h in range(nh):
             if h != win:
-                c = np.int64((wide[2 * (h >> 3) + (h & 1), k] >> np.uint64(16 * ((h & 7) >> 1))) & np.uint64(0xFFFF))
+                c = _lane(wide, h, k)
                 total += max(lbtab[c], 3 * c - most)
         out[k] = total
         best = min(best, total)
@@ -862,8 +867,7 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta, mos
                         sq += c * c
                 elif wide.shape[0] > 0:
                     for h in range(nh):
-                        c = np.int64((wide[2 * (h >> 3) + (h & 1), k] >> np.uint64(16 * ((h & 7) >> 1)))
-                                     & np.uint64(0xFFFF))
+                        c = _lane(wide, h, k)
                         sq += c * c
                 else:
                     counts[:] = 0
@@ -1193,11 +1197,11 @@ def _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1):
     same counters: a guess's key is its non-zero bytes, plus one more if its winning byte is non-zero."""
     n = secrets.shape[0]
     ng = table.shape[0]
-    words3 = nh > 16
     zero = np.uint64(0)
     one = np.uint64(1)
     seven = np.uint64(7)
     three = np.uint64(3)
+    words3 = nh > 16
     w2 = np.empty(ng if words3 else 0, dtype=np.uint64)
     w2[:] = 0
     w0[:] = 0
