@@ -77,3 +77,22 @@ def test_without_ray_the_executor_says_how_to_install_it(monkeypatch, capsys, tm
     assert err == ("treegen: error: --executor ray needs Ray, which is not installed: "
                    "pip install -e '.[ray]' (or pip install ray)\n")
     assert not (tmp_path / "t.json").exists()
+
+
+def test_an_address_where_nothing_answers_is_one_line(tmp_path):
+    """A host:port where nothing listens is refused at once, in one line: Ray itself would retry it without
+    end. In a process of its own, as this module's Ray is already initialised in this one."""
+    import socket
+    import subprocess
+
+    with socket.socket() as probe:  # a port of this machine that was free a moment ago: nothing listens
+        probe.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{probe.getsockname()[1]}"
+    out = tmp_path / "t.json"
+    run = subprocess.run([sys.executable, "-m", "treegen.cli", "solve", "--game", "bc:2:4", "--executor", "ray",
+                          "--address", address, "-q", "-o", str(out)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith(f"treegen: error: cannot start or join the Ray cluster at {address}: "
+                                 "nothing answers there (Connection refused)"), run.stderr
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert not out.exists()

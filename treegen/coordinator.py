@@ -30,6 +30,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -212,6 +213,20 @@ class ProcessExecutor:
         self.pool.shutdown(wait=True)
 
 
+def _answers(address: str) -> None:
+    """ConnectionError for a ``host:port`` where nothing accepts a connection within 5 s: Ray itself
+    retries such an address without end (a closed port of this machine: still retrying, a line a try,
+    after 10 minutes). Other forms (``auto``, ``ray://...``) are left to Ray, which fails fast on them."""
+    host, _, port = address.rpartition(":")
+    if not host or "://" in host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise ConnectionError(f"nothing answers there ({exc.strerror or exc}); start its head with "
+                              "ray start --head, or give --address auto") from None
+
+
 class RayExecutor:
     """Tasks on a Ray cluster: ``address`` None starts a local one of ``workers`` CPUs on loopback,
     ``"auto"`` joins the cluster this machine belongs to (``ray start``), any other value is a Ray address.
@@ -238,6 +253,7 @@ class RayExecutor:
                     os.environ.setdefault("RAY_worker_niceness", "0")
                     ray.init(num_cpus=workers, _node_ip_address="127.0.0.1", **options)
                 else:
+                    _answers(address)
                     ray.init(address=address, **options)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 where = "a local Ray" if address is None else f"the Ray cluster at {address}"
