@@ -122,14 +122,9 @@ def _load(path: str, game, value_ok: bool = False):
     """A tree file (or, with ``value_ok``, a value file: ``certificate``), or standard input for ``-``."""
     from .tree import TreeError, tree_from_bytes
 
-    try:
-        if path == "-":
-            data, source = sys.stdin.buffer.read(), "<stdin>"
-        else:
-            with open(path, "rb") as f:
-                data, source = f.read(), path
-    except OSError as exc:
-        raise TreeError(f"cannot read {'standard input' if path == '-' else path}: {exc.strerror or exc}") from None
+    from .files import read_input
+
+    data, source = read_input(path, "tree file"), "<stdin>" if path == "-" else path
     if b'"treegen-value"' in data[:4096]:
         from .certificate import value_from_bytes
 
@@ -290,7 +285,7 @@ def cmd_import(args) -> int:
     """``treegen import``: read another tool's tree, verify it completely, save it as a tree file."""
     import os
 
-    from .files import output_file
+    from .files import output_file, read_input
     from .formats import import_format, import_tree
     from .report import describe_tree, format_stats
     from .tree import InvalidTree, save_tree
@@ -300,11 +295,7 @@ def cmd_import(args) -> int:
         raise TreegenError(f"-o {args.output} is the file being imported; write the tree to another file")
     game = resolve_game(args.game) if args.game else None
     fmt = import_format(args.format, args.file)
-    try:
-        with open(args.file, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise TreegenError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    data = read_input(args.file, "input file")
     try:
         tree, parsed = import_tree(fmt, data, args.file, game, args.alphabet)
     except InvalidTree as exc:

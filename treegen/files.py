@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 from .rules import TreegenError
 
@@ -40,6 +41,56 @@ def _probe(folder: str, what: str, path: str) -> None:
         raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc} in folder {folder}") from None
     os.close(fd)
     os.unlink(probe)
+
+
+# Inputs larger than this are refused: the biggest tree files treegen writes are a few MB, and a bigger
+# read (a device such as /dev/zero, a runaway file) would only eat memory before failing.
+INPUT_LIMIT = 256 * 1024 * 1024
+
+
+class InputError(TreegenError):
+    """An input path that cannot (or must not) be read: a folder, a FIFO, a device, a file too large."""
+
+
+def read_input(path: str, what: str = "input file", limit: int = INPUT_LIMIT) -> bytes:
+    """The bytes of the input ``path`` (``-``: standard input), after checking what it is.
+
+    Refused with :class:`InputError`: anything but a regular file (a folder; a FIFO, which would block
+    until something writes to it; a device such as ``/dev/zero``, which never ends), a file or standard
+    input of more than ``limit`` bytes, and any read error. A symlink is followed to its target, which is
+    checked the same way.
+    """
+    if path == "-":
+        try:
+            data = sys.stdin.buffer.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read standard input: {exc.strerror or exc}") from None
+        if len(data) > limit:
+            raise InputError(f"standard input holds more than {limit // 2**20} MB; treegen reads at most that")
+        return data
+    if not path:
+        raise InputError(f"the {what} path is empty; give a file name (or - for standard input)")
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"cannot read {what} {path}: it is {_describe(st.st_mode)}, not a regular file")
+    if st.st_size > limit:
+        raise InputError(f"cannot read {what} {path}: it holds {st.st_size} bytes, more than the "
+                         f"{limit // 2**20} MB treegen reads")
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since the stat, opening it does not hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise InputError(f"cannot read {what} {path}: it is not a regular file")
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(f"cannot read {what} {path}: it holds more than the {limit // 2**20} MB treegen reads")
+    return data
 
 
 def output_file(path: str, what: str = "output file") -> str:

@@ -44,6 +44,43 @@ class HintError(TreegenError):
     """A hint that is malformed or cannot occur in its game."""
 
 
+class NumberError(TreegenError):
+    """A number that is not plain ASCII digits or lies outside the range its place accepts."""
+
+
+_ASCII_INT = re.compile(r"-?[0-9]{1,30}")
+
+
+def parse_int(text: str, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    """The integer written as ``text``: ASCII digits only (an optional leading ``-``), within ``lo..hi``.
+
+    ``int()`` alone also takes Unicode digits (``１``, ``٣``), underscores and thousands of digits; a
+    number a user or a file gives treegen goes through here instead, so every place refuses the same
+    things with the same words. ``what`` names the number in the message (``"--seed"``, ``"line 3's
+    count"``). Raises :class:`NumberError`.
+    """
+    raw = str(text).strip()
+    if not _ASCII_INT.fullmatch(raw):
+        shown = raw if len(raw) <= 40 else raw[:37] + "..."
+        if not raw:
+            raise NumberError(f"{what} is empty; give a whole number{_range_text(lo, hi)}")
+        raise NumberError(f"{what} must be a whole number in ASCII digits{_range_text(lo, hi)}, not {shown!r}")
+    value = int(raw)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise NumberError(f"{what} must be{_range_text(lo, hi)}, not {value}")
+    return value
+
+
+def _range_text(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f" from {lo} to {hi}"
+    if lo is not None:
+        return f" of at least {lo}"
+    if hi is not None:
+        return f" of at most {hi}"
+    return ""
+
+
 @dataclass(frozen=True)
 class Game:
     """A code-guessing game: ``positions`` symbols drawn from ``alphabet``, with or without repeats.

@@ -36,7 +36,7 @@ from typing import Any
 
 import orjson
 
-from .files import write_atomic
+from .files import InputError, read_input, write_atomic
 from .rules import Code, CodeError, Game, GameError, Hint, TreegenError, format_code, format_hint, game_from_dict
 from .rules import game_to_dict, parse_code, score_symbols
 
@@ -239,10 +239,9 @@ def load_tree(path: str | os.PathLike, game: Game | None = None) -> Tree:
     """
     path = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise TreeError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_input(path, "tree file")
+    except InputError as exc:
+        raise TreeError(str(exc)) from None
     return tree_from_bytes(data, path, game)
 
 
