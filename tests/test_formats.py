@@ -6,6 +6,7 @@ walks each secret through a tree, so that exports and imports are checked agains
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 import random
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from treegen import formats as F
 from treegen.cli import main
-from treegen.rules import resolve_game
+from treegen.rules import Game, resolve_game
 from treegen.tree import InvalidTree, Node, load_tree, save_tree, tree_to_bytes
 from treegen.verify import make_tree
 
@@ -495,3 +496,117 @@ def test_mutated_files_are_refused_cleanly_or_are_valid_trees(fmt):
             assert naive_total(back) == back.stats.total
             outcomes["ok"] += 1
     assert outcomes["format"] > 100  # most random edits break the syntax, and are named as such
+
+
+# -- hostile numbers, marks and text (issue #40) ---------------------------------------------------
+
+BIG = "9" * 5000  # int() refuses more than 4300 digits with a plain ValueError (exit 3 in the CLI)
+
+
+def _refused(fmt: str, text: str, source: str = "f") -> str:
+    with pytest.raises(F.FormatError) as info:
+        F.import_tree(fmt, text.encode(), source, resolve_game("mm:2:2"))
+    msg = str(info.value)
+    assert "\n" not in msg and len(msg) < 400, msg
+    return msg
+
+
+def test_numbers_in_imported_files_are_ascii_digits_within_bounds(tmp_path, capsys):
+    # Irving class sizes: 5000 digits crashed int(); '４' matched \d and was read as 4.
+    assert "not a number of 5000 digits" in _refused("irving", TINY_IRVING.replace("4", BIG, 1))
+    assert "expected the number of secrets" in _refused("irving", TINY_IRVING.replace("4", "４", 1))
+    # arfst23 rows, depths and >ROW cells: str.isdigit() takes '²' (int() then raises) and '１' (read as 1).
+    for card in (TINY_CARD.replace("\n001 ", "\n²01 "), TINY_CARD.replace("\n001 2", "\n001 ２"),
+                 TINY_CARD.replace(">001", ">00１"), TINY_CARD.replace(">001", ">" + BIG),
+                 TINY_CARD.replace("\n001 ", f"\n{BIG} ")):
+        _refused("arfst23", card)
+    # The file name solution-P-C-D only hints at the game: odd numbers there say nothing.
+    for name in ("solution-2-2-²", "solution-２-2-3", f"solution-{BIG}-2-unique", f"solution-2-2-{BIG}"):
+        assert F.arfst23_game(name) == (None, None), name
+    assert F.arfst23_game("solution-2-2-3")[1] == 3
+    # Through the command line: exit 2 and one line, not "internal error: ValueError" (exit 3).
+    (tmp_path / "big.txt").write_text(TINY_IRVING.replace("4", BIG, 1))
+    status, out, err = run(capsys, "import", "irving", str(tmp_path / "big.txt"), "-o", str(tmp_path / "t.json"))
+    assert (status, out) == (2, "") and err.count("\n") == 1 and "5000 digits" in err, err
+
+
+def _outside_quotes(dot: str) -> tuple[str, list[str]]:
+    """The DOT text outside quoted strings, and the strings (unescaped); fails on an unclosed string,
+    a line break inside one, and a backslash escape other than \\\\, \\" and \\n (a label line break)."""
+    outside, strings, k = [], [], 0
+    while k < len(dot):
+        if dot[k] != '"':
+            outside.append(dot[k])
+            k += 1
+            continue
+        k += 1
+        buf = []
+        while dot[k] != '"':  # IndexError: an unclosed string
+            assert dot[k] != "\n", "a line break inside a quoted string"
+            if dot[k] == "\\":
+                k += 1
+                assert dot[k] in '\\"n', f"escape \\{dot[k]} in {dot[k - 20:k + 5]!r}"
+            buf.append(dot[k])
+            k += 1
+        strings.append("".join(buf))
+        k += 1
+    return "".join(outside), strings
+
+
+def test_dot_and_csv_exports_keep_tree_text_inside_its_quotes():
+    import csv
+
+    evil = 'x" URL="javascript:alert(1)'
+    tree = make_tree(resolve_game("mm:2:2"), evil, TINY)
+    outside, strings = _outside_quotes(F.export_tree("dot", tree))
+    assert "URL" not in outside and "javascript" not in outside, outside
+    assert any(evil in s for s in strings)
+    # A game of the file's own, named and written with DOT's and CSV's special characters.
+    game = Game('name "q"\\ \nline', 2, '"\\,', True)
+    odd = make_tree(game, "s\r\n\\N", random_tree(game, random.Random(7)))
+    outside, strings = _outside_quotes(F.export_tree("dot", odd))
+    assert set(outside) <= set("digraph treegen{}labeloc=t;\n nodeshapbxfmsp[],-0123456789>ys"), outside
+    assert any("s n\\N" in s for s in strings)  # the backslash of \N stays one (Graphviz: the node's name)
+    # CSV: quoted by the csv module, and a cell starting with = + - @ gets a leading apostrophe.
+    formula = make_tree(Game("formula", 2, "=@-", True), "s", random_tree(Game("formula", 2, "=@-", True),
+                                                                         random.Random(3)))
+    for t in (odd, formula):
+        rows = list(csv.reader(io.StringIO(F.export_tree("csv", t))))
+        assert rows[0] == ["history", "guess", "secrets"] and all(len(r) == 3 for r in rows)
+        guesses = []
+        for history, guess, secrets in rows[1:]:
+            for cell in (history, guess):
+                assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+            guesses.append(guess[1:] if guess.startswith("'") and guess[1:2] in "=+-@" else guess)
+            assert int(secrets) > 0
+        assert sorted(guesses) == sorted(_guesses(t.root))
+        assert int(rows[1][2]) == t.game.size
+
+
+def _guesses(node: Node) -> list[str]:
+    return [node.guess] + [g for _, c in node.next for g in _guesses(c)]
+
+
+def test_imports_skip_a_byte_order_mark():
+    game = resolve_game("mm:2:2")
+    tree = make_tree(game, "hand", TINY)
+    for fmt in F.IMPORT_FORMATS:
+        text = F.export_tree(fmt, tree, header=False) if fmt in ("paths", "irving") else F.export_tree(fmt, tree)
+        plain, _ = F.import_tree(fmt, text.encode(), "f", game)
+        marked, _ = F.import_tree(fmt, b"\xef\xbb\xbf" + text.encode(), "f", game)
+        assert (marked.root, marked.stats) == (plain.root, plain.stats) == (TINY, tree.stats), fmt
+
+
+def test_alphabet_maps_refuse_unfit_symbols(tmp_path, capsys):
+    tree = make_tree(resolve_game("mm:2:2"), "hand", TINY)
+    for given, why in (("0 1=01", "FROM has a space"), ("a\nb=01", "FROM has a line break"),
+                       ("aA=01", "FROM has both 'a' and 'A'"), ("０1=01", "non-ASCII"), ("ab=0 1", "TO has a space")):
+        with pytest.raises(F.FormatError, match=why) as info:
+            F.export_tree("paths", tree, alphabet=given)
+        assert "printable ASCII" in str(info.value) and "\n" not in str(info.value)
+        with pytest.raises(F.FormatError, match=why):
+            F.parse_paths("00: 00\n", resolve_game("mm:2:2"), alphabet=given)
+    assert F.export_tree("paths", tree, header=False, alphabet="ab=01").startswith("AA: AA\n")
+    save_tree(tree, tmp_path / "t.json")
+    status, out, err = run(capsys, "export", "paths", str(tmp_path / "t.json"), "--alphabet", "aA=01")
+    assert (status, out) == (2, "") and err.count("\n") == 1 and "both 'a' and 'A'" in err, err

@@ -404,3 +404,89 @@ def test_parse_code_raises_only_code_errors(game, text):
     except CodeError:
         return
     assert 0 <= code < game.size
+
+
+# -- numbers, codes and specs from users: ASCII only, one-line errors (issue #40) --------------------
+
+BIG = "9" * 5000  # int() refuses more than 4300 digits with a plain ValueError (exit 3 in the CLI)
+
+
+def _short(exc) -> str:
+    """The message of a refusal: one line, and short however long the input was."""
+    msg = str(exc.value)
+    assert "\n" not in msg and len(msg) < 400, msg
+    return msg
+
+
+def test_numbers_in_specs_and_hints_are_ascii_digits_within_bounds():
+    # \d also matches '４' and '٣'; int() takes them, and '²' or 5000 digits raise a bare ValueError.
+    for spec in ("bc:４:10", "bc:4:１0", "mm:٤:6", "bc:²:10", f"bc:{BIG}:10", f"mm:4:{BIG}", "bc:-4:10", "bc::10"):
+        with pytest.raises(GameError) as info:
+            resolve_game(spec)
+        assert "game spec" in _short(info)
+    with pytest.raises(GameError, match="from 1 to 8"):
+        resolve_game("bc:9:10")
+    assert resolve_game("bc:4:10", large=True).positions == 4
+    bc = resolve_game("bulls-cows")
+    nb = resolve_game("numbers-baseball")
+    for game, text in ((bc, "１A2B"), (bc, "1A２B"), (bc, "١ ٢"), (bc, f"{BIG}A0B"), (bc, f"0A{BIG}B"), (bc, f"1 {BIG}"),
+                       (nb, f"ball={BIG} strike=0"), (nb, "ball=3 ſtrike=1"), (nb, "b３s1")):
+        with pytest.raises(HintError) as info:
+            parse_hint(game, text)
+        _short(info)
+    assert parse_hint(bc, "0001A02B") == parse_hint(bc, "1A2B")  # leading zeros are still ASCII digits
+    assert parse_hint(nb, "ball=3 strike=1") == parse_hint(nb, "1A2B")
+    # Game descriptions from files: JSON types only, no int("４"), and a spec name must be a valid spec.
+    for d in ({"name": "x", "positions": "４", "alphabet": "0123", "repeats": False},
+              {"name": "x", "positions": BIG, "alphabet": "0123", "repeats": False},
+              {"name": f"bc:{BIG}:10", "positions": 4, "alphabet": "0123456789", "repeats": False},
+              {"name": "x", "positions": 2, "alphabet": "012", "repeats": "no"}):
+        with pytest.raises(GameError) as info:
+            rules.game_from_dict(d)
+        _short(info)
+    with pytest.raises(rules.NumberError, match="not a number of 5000 digits"):
+        rules.parse_int(BIG, "--seed", 0, 10)
+
+
+def test_codes_with_non_ascii_characters_are_refused_consistently():
+    mm = resolve_game("mm:4:6")
+    with pytest.raises(CodeError, match="uses 'ß'"):  # 'ß'.upper() is 'SS': it was 'has 5 symbols'
+        parse_code(mm, "ß123")
+    with pytest.raises(CodeError, match="uses '０'"):
+        parse_code(mm, "０123")
+    letters = resolve_game("bc:3:20")  # symbols 0-9 then A-J
+    assert parse_code(letters, "ij1") == parse_code(letters, "IJ1")  # letters in either case
+    for text in ("ı12", "ſ12", "Ｉ12"):  # 'ı'.upper() == 'I': this was accepted as I12
+        with pytest.raises(CodeError, match="uses"):
+            parse_code(letters, text)
+    with pytest.raises(CodeError) as info:
+        parse_code(mm, BIG)
+    assert "has 5000 symbols" in _short(info)
+
+
+def test_game_symbols_are_printable_ascii_once_in_any_case():
+    assert rules.Game("x", 2, '",=@', True).alphabet == '",=@'  # punctuation is fine (exports escape it)
+    for alphabet, why in (("0 1", "has a space"), ("0\n1", "has a line break"), ("aA1", "'a' and 'A'"),
+                          ("01\t", "control character"), ("０12", "non-ASCII"), ("011", "'1' twice")):
+        with pytest.raises(GameError, match=why) as info:
+            rules.Game("x", 2, alphabet, True)
+        assert "printable ASCII" in _short(info)
+    lower = rules.Game("x", 2, "abc", True)  # lower-case symbols, read in either case
+    assert parse_code(lower, "AB") == parse_code(lower, "ab") and format_code(lower, parse_code(lower, "AB")) == "ab"
+
+
+def test_game_specs_get_their_canonical_name():
+    from treegen.tree import Node, tree_to_bytes
+    from treegen.verify import make_tree
+
+    assert resolve_game("bc:03:06").name == "bc:3:6" and resolve_game(" MM:004:0006 ").name == "mm:4:6"
+    assert resolve_game("bc:03:06") == resolve_game("bc:3:6")
+    d = {"name": "bc:03:06", "positions": 3, "alphabet": "012345", "repeats": False}
+    assert rules.game_from_dict(d).name == "bc:3:6"
+    # The same tree built for either spelling is the same file.
+    files = set()
+    for spelling in ("mm:2:2", "mm:02:002"):
+        game = resolve_game(spelling)
+        root = Node.build("00", {"0A0B": Node.build("11"), "1A0B": Node.build("01", {"0A2B": Node.build("10")})})
+        files.add(tree_to_bytes(make_tree(game, "hand", root)))
+    assert len(files) == 1

@@ -13,11 +13,12 @@ import json
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
 from treegen import tree as T
-from treegen.rules import HintError, TreegenError, resolve_game
+from treegen.rules import Game, HintError, TreegenError, resolve_game
 from treegen.verify import compute_stats, make_tree
 
 TINY_GAMES = ["bc:2:3", "bc:2:4", "bc:3:4", "mm:2:3", "mm:3:3", "mm:3:2", "bc:1:5"]
@@ -403,6 +404,43 @@ def test_next_guess_errors():
         T.next_guess(tree, [("012", "3A0B"), ("013", "1A0B")])
     with pytest.raises(HintError):
         T.next_guess(tree, [("012", "nonsense")])
+
+
+
+# -- byte-order marks, game symbols and non-ASCII codes (issue #40) ---------------------------------
+
+
+def test_tree_file_with_a_byte_order_mark_reads_as_without():
+    # Windows editors save UTF-8 with a BOM; json.loads refused the whole file for it ("invalid JSON").
+    game = resolve_game("bc:2:3")
+    data = file_bytes(file_obj(game, first_consistent(game)))
+    assert T.tree_from_bytes(b"\xef\xbb\xbf" + data, "f.json") == T.tree_from_bytes(data, "f.json")
+    assert "invalid JSON" in _bad(b"\xef\xbb\xbf\xef\xbb\xbf" + data)  # one mark only, then JSON
+
+
+def test_file_games_with_unfit_symbols_are_refused_in_one_line():
+    game = resolve_game("bc:2:3")
+    good = file_obj(game, first_consistent(game))
+    for alphabet, why in (("0 1", "has a space"), ("0\n1", "has a line break"), ("aA1", "both 'a' and 'A'"),
+                          ("01\u00df", "non-ASCII")):
+        odd = SimpleNamespace(name="custom", positions=2, alphabet=alphabet, repeats=False)  # no Game takes it
+        msg = _bad(file_obj(odd, first_consistent(odd)))  # a tree that plays those symbols
+        assert why in msg and "printable ASCII" in msg, msg
+    # A spec-shaped name is the spec: out of range or with odd digits it is refused, not a game of its own.
+    for name in ("bc:9:10", "bc:２:3", "bc:" + "9" * 5000 + ":3"):
+        msg = _bad({**good, "game": {**good["game"], "name": name}})
+        assert "game spec" in msg and len(msg) < 400, msg
+    msg = _bad({**good, "game": {"name": "two\nlines", "positions": 2, "alphabet": "012", "repeats": False}})
+    assert "one line" in msg, msg  # messages quote the name as it is
+    # A custom game with punctuation and lower-case letters reads, and its codes are read in either case.
+    custom = Game("custom", 2, "a,=", False)
+    obj = file_obj(custom, first_consistent(custom))
+    tree = T.tree_from_bytes(file_bytes(obj), "f.json")
+    assert compute_stats(tree.game, tree.root) == tree.stats
+    assert T.next_guess(tree, [(tree.root.guess.upper(), "0A1B")]) == tree.root.child("0A1B").guess
+    # 'ß' is no symbol: not 'SS' after upper-casing, which named a different code in the message.
+    with pytest.raises(T.NotInTree, match="not ß"):
+        T.next_guess(tree, [("ß", "0A1B")])
 
 
 # -- imports stay light ----------------------------------------------------------------------------

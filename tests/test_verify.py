@@ -530,3 +530,23 @@ def test_show_says_when_a_file_does_not_verify(tmp_path, capsys):
     assert rc == 1
     assert "verified NO: at the root: provenance claim optimal_total" in out
     assert err.startswith(f"treegen: {p['bad']} does not verify: ") and err.count("\n") == 1
+
+
+def test_verify_refuses_file_games_with_unfit_symbols_in_one_line(tmp_path, capsys):
+    """Issue #40: symbols with a space, a line break or one letter in both cases (codes are read in any
+    case, and written to text formats split at spaces) are a game error, exit 2, not a tree to check."""
+    from types import SimpleNamespace
+
+    for k, alphabet in enumerate(("0 1", "0\n1", "aA1", "\u00df01")):
+        game = SimpleNamespace(name="custom", positions=2, alphabet=alphabet, repeats=False)  # no Game takes it
+        obj = file_obj(game, first_consistent(game))  # a tree that plays those symbols, checked naively
+        path = tmp_path / f"g{k}.json"
+        path.write_bytes(file_bytes(obj))
+        rc, out, err = run_cli(capsys, "verify", str(path))
+        assert (rc, out) == (2, "") and err.count("\n") == 1, (alphabet, err)
+        assert "unknown game" in err and "printable ASCII" in err, err
+    # A byte-order mark before the JSON is skipped, as by every JSON reader that allows one.
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + file_bytes(file_obj(resolve_game("bc:2:3"), first_consistent(resolve_game("bc:2:3")))))
+    rc, out, err = run_cli(capsys, "verify", str(path))
+    assert rc == 0 and err == "" and "valid tree" in out

@@ -29,7 +29,9 @@ Standard library and orjson only; the library never prints. Imports downward onl
 from __future__ import annotations
 
 import bisect
+import csv
 import hashlib
+import io
 import os
 import re
 from collections.abc import Iterable
@@ -39,16 +41,22 @@ from typing import Any
 import orjson
 
 from .rules import (
+    ACCEPTED_SYMBOLS,
+    MAX_CODES,
     PRESETS,
     SYMBOLS,
     Game,
     GameError,
+    NumberError,
     TreegenError,
     format_hint,
     game_from_dict,
     game_to_dict,
+    parse_int,
     resolve_game,
     score_symbols,
+    shorten,
+    symbols_problem,
 )
 from .tree import InvalidTree, Node, Tree, walk
 from .verify import make_tree, verify_tree
@@ -86,14 +94,37 @@ def _err(source: str, line: int, col: int, msg: str) -> FormatError:
     return FormatError(f"{source}:{line}:{col}: {msg}")
 
 
+def _number(text: str, what: str, source: str, line: int, col: int, lo: int = 0, hi: int | None = None) -> int:
+    """A count or row number of a file (``rules.parse_int``: ASCII digits only), as a FormatError there."""
+    try:
+        return parse_int(text, what, lo, hi)
+    except NumberError as exc:
+        raise _err(source, line, col, str(exc)) from None
+
+
+def _fold(symbols: str) -> str:
+    """Symbols as files write them in any case: upper-cased, ASCII only (``'ß'.upper()`` is ``'SS'``)."""
+    return "".join(ch.upper() if ch.isascii() else ch for ch in symbols)
+
+
 def parse_alphabet_map(text: str) -> dict[str, str]:
-    """``FROM=TO`` (e.g. ``012345=123456``): the file's symbol ``FROM[i]`` is the game's ``TO[i]``."""
+    """``FROM=TO`` (e.g. ``012345=123456``): the file's symbol ``FROM[i]`` is the game's ``TO[i]``.
+
+    Letters count the same in either case (codes are read so); each side must pass
+    ``rules.symbols_problem``, since the FROM side becomes the symbols an export writes.
+    """
     accepted = "write --alphabet FROM=TO with as many distinct symbols on each side, e.g. 012345=123456"
+    shown = shorten(text)
     if text.count("=") != 1:
-        raise FormatError(f"alphabet map {text!r} is not FROM=TO; {accepted}")
-    src, dst = (s.strip().upper() for s in text.split("="))
+        raise FormatError(f"alphabet map {shown!r} is not FROM=TO; {accepted}")
+    src, dst = (s.strip() for s in text.split("="))
+    for side, name in ((src, "FROM"), (dst, "TO")):
+        problem = symbols_problem(side)
+        if problem:
+            raise FormatError(f"alphabet map {shown!r}: {name} {problem}; {ACCEPTED_SYMBOLS}")
+    src, dst = _fold(src), _fold(dst)
     if not src or len(src) != len(dst) or len(set(src)) != len(src) or len(set(dst)) != len(dst):
-        raise FormatError(f"alphabet map {text!r} is not a one-to-one map; {accepted}")
+        raise FormatError(f"alphabet map {shown!r} is not a one-to-one map; {accepted}")
     return dict(zip(src, dst))
 
 
@@ -139,29 +170,30 @@ def _symbol_map(
     every symbol used), which is what tools that number colours do. ``occurrences`` (code, line,
     column) locate a symbol that fits no map in the message.
     """
+    folded = set(_fold(game.alphabet))  # the game's symbols as ``used`` and the maps write them
     if given is not None:
         mapping = parse_alphabet_map(given)
-        bad = sorted(set(mapping.values()) - set(game.alphabet))
+        bad = sorted(set(mapping.values()) - folded)
         if bad:
             raise FormatError(
                 f"--alphabet maps to {''.join(bad)}, which {game.name} does not use; its symbols are {game.alphabet}"
             )
         src = "".join(mapping)
         return mapping, f"{src}={''.join(mapping[c] for c in src)}"
-    if used <= set(game.alphabet):
+    if used <= folded:
         return None, None
     n = game.symbols
     for src in (SYMBOLS[:n], SYMBOLS[1 : n + 1], SYMBOLS[10 : 10 + n]):
         if len(src) == n and used <= set(src):
             return dict(zip(src, game.alphabet)), f"{src}={game.alphabet}"
     where = f"{source}: "
-    odd = used - set(game.alphabet)
+    odd = used - folded
     for raw, line, col in occurrences:
-        if set(raw.upper()) & odd:
-            where = f"{source}:{line}:{col}: code {raw!r}: "
+        if set(_fold(raw)) & odd:
+            where = f"{source}:{line}:{col}: code {shorten(raw)!r}: "
             break
     raise FormatError(
-        f"{where}the file uses the symbols {''.join(sorted(used))}, which do not fit {game.name} "
+        f"{where}the file uses the symbols {shorten(''.join(sorted(used)))}, which do not fit {game.name} "
         f"(symbols {game.alphabet}); give --alphabet FROM=TO to say which of the file's symbols is which"
     )
 
@@ -175,23 +207,27 @@ class _Codes:
 
     def __call__(self, raw: str, line: int, col: int) -> tuple[int, ...]:
         game = self.game
-        text = raw.upper()
+        shown = shorten(raw)
+        what = f"{game.positions} symbols from {game.alphabet}{'' if game.repeats else ', all different'}"
+        odd = next((ch for ch in raw if not ch.isascii()), None)
+        if odd is not None:  # as rules.parse_symbols: no full-width digits, and 'ß' is not 'SS'
+            raise _err(self.source, line, col, f"code {shown!r} uses {odd!r}; {game.name} codes have {what}")
+        text = raw.upper()  # ASCII: one character each
         if self.mapping is not None:
             out = []
             for ch in text:
                 if ch not in self.mapping:
-                    raise _err(self.source, line, col, f"code {raw!r} uses {ch!r}, which the symbol map does not cover")
+                    raise _err(self.source, line, col, f"code {shown!r} uses {ch!r}, which the symbol map does not cover")
                 out.append(self.mapping[ch])
             text = "".join(out)
-        what = f"{game.positions} symbols from {game.alphabet}{'' if game.repeats else ', all different'}"
         if len(text) != game.positions:
-            raise _err(self.source, line, col, f"code {raw!r} has {len(text)} symbols; {game.name} codes have {what}")
-        try:
-            code = tuple(game.alphabet.index(ch) for ch in text)
-        except ValueError:
-            raise _err(self.source, line, col, f"code {raw!r} is not a {game.name} code: codes have {what}") from None
+            raise _err(self.source, line, col, f"code {shown!r} has {len(text)} symbols; {game.name} codes have {what}")
+        lookup = game.symbol_lookup
+        if any(ch not in lookup for ch in text):
+            raise _err(self.source, line, col, f"code {shown!r} is not a {game.name} code: codes have {what}")
+        code = tuple(lookup[ch] for ch in text)
         if code not in self.index:
-            raise _err(self.source, line, col, f"code {raw!r} repeats a symbol; {game.name} codes have {what}")
+            raise _err(self.source, line, col, f"code {shown!r} repeats a symbol; {game.name} codes have {what}")
         return code
 
 
@@ -273,13 +309,13 @@ def _relabel(tree: Tree, alphabet: str) -> Tree:
     mapping = parse_alphabet_map(alphabet)
     back = {to: frm for frm, to in mapping.items()}
     game = tree.game
-    missing = [c for c in game.alphabet if c not in back]
+    missing = [c for c in game.alphabet if _fold(c) not in back]
     if missing:
         raise FormatError(
-            f"--alphabet {alphabet} does not say how to write {''.join(missing)}; give every symbol of "
+            f"--alphabet {shorten(alphabet)} does not say how to write {''.join(missing)}; give every symbol of "
             f"{game.name} ({game.alphabet}) on the right of '='"
         )
-    table = str.maketrans({c: back[c] for c in game.alphabet})
+    table = str.maketrans({c: back[_fold(c)] for c in game.alphabet})
 
     def node(n: Node) -> Node:
         return Node(n.guess.translate(table), tuple((k, node(c)) for k, c in n.next))
@@ -324,7 +360,7 @@ def parse_paths(
     guessed = guess_game(len(rows[0][1]), len(rows)) if len(lengths) == 1 else None
     g, notes = _choose_game(game, _header_game(meta, source), guessed, source,
                             f"{len(rows)} paths of {len(rows[0][1])}-symbol codes")
-    used = {ch.upper() for r in rows for word in [r[1]] + [w for w, _ in r[3]] for ch in word}
+    used = {ch for r in rows for word in [r[1]] + [w for w, _ in r[3]] for ch in _fold(word)}
     alphabet = _header_alphabet(meta, alphabet, source)
     occ = ((w, r[0], c) for r in rows for w, c in [(r[1], r[2])] + r[3])
     mapping, map_text = _symbol_map(g, used, alphabet, occ, source)
@@ -412,6 +448,10 @@ def _irving_order(game: Game) -> list[tuple[int, int]]:
     return [(a, b) for a in range(p + 1) for b in range(p - a, -1, -1) if not (a == p - 1 and b == 1)]
 
 
+_DIGITS = re.compile(r"[0-9]+")  # not \d, which also takes '１' and '٣'
+_LABELS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # sub-tree names: not str.isupper, which takes 'Ä'
+
+
 @dataclass
 class _IState:
     count: int | None  # the class size written (None for a definition's body)
@@ -465,19 +505,21 @@ class _IrvingReader:
 
     def number(self) -> int:
         self.skip()
-        m = re.compile(r"\d+").match(self.text, self.pos)
+        m = _DIGITS.match(self.text, self.pos)
         if not m:
             got = repr(self.peek()) if self.peek() else "the end of the file"
             raise self.fail(f"expected the number of secrets in a class, found {got}")
+        line, col = self.where()
         self.pos = m.end()
-        return int(m.group())
+        # No class has more secrets than a game has codes; parse_int also spares int() 5000 digits.
+        return _number(m.group(), "the number of secrets in a class", self.source, line, col, 0, MAX_CODES)
 
     def state(self, with_count: bool) -> _IState:
         self.skip()
         line, col = self.where()
         st = _IState(self.number() if with_count else None, line, col)
         ch = self.peek()
-        if with_count and ch.isalpha() and ch.isupper():
+        if with_count and ch in _LABELS:
             st.label = ch
             self.pos += 1
             return st
@@ -560,7 +602,7 @@ def parse_irving(
     while reader.peek():
         at = reader.pos
         ch = reader.peek()
-        if not (ch.isalpha() and ch.isupper()):
+        if ch not in _LABELS:
             raise reader.fail(f"expected a sub-tree definition such as 'A = (...)', found {ch!r}")
         reader.pos += 1
         reader.expect("=", "'=' after the sub-tree name")
@@ -578,7 +620,7 @@ def parse_irving(
 
     def collect(st: _IState) -> None:
         if st.guess:
-            used.update(st.guess.upper())
+            used.update(_fold(st.guess))
         for e in st.entries or ():
             collect(e)
 
@@ -750,7 +792,7 @@ def format_irving(tree: Tree, header: bool = True, alphabet: str | None = None) 
 
 # -- arfst23 punch cards and their yml twins -------------------------------------------------------
 
-_ARFST_NAME = re.compile(r"solution-(\d+)-(\d+)-(\w+?)(?:\.ya?ml)?$")
+_ARFST_NAME = re.compile(r"solution-([0-9]+)-([0-9]+)-(\w+?)(?:\.ya?ml)?$", re.ASCII)
 
 
 def arfst23_game(source: str) -> tuple[Game | None, int | None]:
@@ -758,15 +800,19 @@ def arfst23_game(source: str) -> tuple[Game | None, int | None]:
     m = _ARFST_NAME.search(os.path.basename(source))
     if not m:
         return None, None
-    p, c, d = int(m.group(1)), int(m.group(2)), m.group(3)
-    try:
+    try:  # a name is only a hint: numbers that fit no game (or 5000 digits) just say nothing
+        p, c, d = parse_int(m.group(1), "P"), parse_int(m.group(2), "C"), m.group(3)
         if d == "unique":
             return game_for(p, c, False), None
-        if d.isdigit():
-            return game_for(p, c, True), int(d)
-    except GameError:
+        if _DIGITS.fullmatch(d):
+            return game_for(p, c, True), parse_int(d, "D")
+    except (GameError, NumberError):
         return None, None
     return None, None
+
+
+# A card has a row per guess node; no tree of a supported game has that many nodes or depth.
+_MAX_ROW = 10**9
 
 
 def _pegs(text: str) -> tuple[int, int] | None:
@@ -801,7 +847,7 @@ def parse_arfst23(
             for w, col in words:
                 bc = _pegs(w)
                 if bc is None:
-                    raise _err(source, number, col, f"header column {w!r} is not a peg string such as XO-- "
+                    raise _err(source, number, col, f"header column {shorten(w)!r} is not a peg string such as XO-- "
                                "(X black, O white, - none)")
                 hs.append(bc)
             header = hs
@@ -810,19 +856,22 @@ def parse_arfst23(
             raise _err(source, number, 1, f"a row is ROW DEPTH GUESS and {len(header)} cells, one per header "
                        f"column; this line has {len(words)} fields")
         (r, rc), (d, dc) = words[0], words[1]
-        if not r.isdigit() or not d.isdigit():
-            raise _err(source, number, rc if not r.isdigit() else dc, "a row starts with its number and its depth")
-        if int(r) in rows:
-            raise _err(source, number, rc, f"row {r} appears twice (first on line {rows[int(r)][0]})")
-        rows[int(r)] = (number, int(d), words[2][0], words[2][1], words[3:])
+        for w, c in ((r, rc), (d, dc)):
+            if not _DIGITS.fullmatch(w):  # not str.isdigit, which also takes '²' and '１'
+                raise _err(source, number, c, "a row starts with its number and its depth")
+        row = _number(r, "a row number", source, number, rc, 0, _MAX_ROW)
+        if row in rows:
+            raise _err(source, number, rc, f"row {r} appears twice (first on line {rows[row][0]})")
+        row_depth = _number(d, "a depth", source, number, dc, 0, _MAX_ROW)
+        rows[row] = (number, row_depth, words[2][0], words[2][1], words[3:])
     if header is None or not rows:
         raise FormatError(f"{source} has no rows; an arfst23 punch card is a header of peg columns, then rows")
     g0, cap = arfst23_game(source)
     p = len(rows[min(rows)][2])
     guessed = g0 if g0 is not None and g0.positions == p else None
     g, notes = _choose_game(game, None, guessed, source, "the file name solution-P-C-D")
-    used = {ch.upper() for _, _, gw, _, cells in rows.values() for w in [gw] + [c for c, _ in cells]
-            if not w.startswith(">") and set(w) != {"-"} for ch in w}
+    used = {ch for _, _, gw, _, cells in rows.values() for w in [gw] + [c for c, _ in cells]
+            if not w.startswith(">") and set(w) != {"-"} for ch in _fold(w)}
     occ = ((w, number, c) for number, _, gw, gc, cells in rows.values() for w, c in [(gw, gc)] + cells
            if not w.startswith(">"))
     mapping, map_text = _symbol_map(g, used, alphabet, occ, source)
@@ -869,9 +918,10 @@ def parse_arfst23(
                     raise InvalidTree(path + (gtext,), f"line {number}: {graw} is not a possible secret here")
                 continue
             if cell.startswith(">"):
-                if not cell[1:].isdigit():
-                    raise _err(source, number, col, f"cell {cell!r} is not >ROW, a code or dashes")
-                kids[key] = build(int(cell[1:]), depth + 1, cls, here, number)
+                if not _DIGITS.fullmatch(cell[1:]):
+                    raise _err(source, number, col, f"cell {shorten(cell)!r} is not >ROW, a code or dashes")
+                kids[key] = build(_number(cell[1:], "a row number", source, number, col, 0, _MAX_ROW),
+                                  depth + 1, cls, here, number)
             else:
                 code = codes(cell, number, col)
                 if cls != [code]:
@@ -957,7 +1007,7 @@ def _yml_tokens(text: str, source: str) -> list[tuple[int, int, str, str | None,
         elif re.fullmatch(r"\S+", rest):
             out.append((number, col + 1, "scalar", None, rest))
         else:
-            raise _err(source, number, col + 1, f"cannot read {rest!r}; expected '- VALUE', 'KEY: VALUE' or 'KEY:'")
+            raise _err(source, number, col + 1, f"cannot read {shorten(rest)!r}; expected '- VALUE', 'KEY: VALUE' or 'KEY:'")
     return out
 
 
@@ -987,14 +1037,14 @@ def _yml_parse(text: str, source: str) -> Any:
         while pos < len(toks) and toks[pos][1] == col and toks[pos][2] == "key":
             line, c, _, key, val = toks[pos]
             if key in mapping:
-                raise _err(source, line, c, f"key {key} appears twice")
+                raise _err(source, line, c, f"key {shorten(key)} appears twice")
             pos += 1
             if val is not None:
                 mapping[key] = (val, line, c + len(key) + 2)
             elif pos < len(toks) and (toks[pos][1] > col or (toks[pos][1] == col and toks[pos][2] == "dash")):
                 mapping[key] = value(toks[pos][1])
             else:
-                raise _err(source, line, c, f"key {key} has no value")
+                raise _err(source, line, c, f"key {shorten(key)} has no value")
         return (mapping, line)
 
     if not toks:
@@ -1032,10 +1082,10 @@ def parse_arfst23_yml(
 
     def collect(n: Any) -> None:
         (gw, _, _), mp, _ = shape(n)
-        used.update(gw.upper())
+        used.update(_fold(gw))
         for v in mp.values():
             if isinstance(v, tuple):
-                used.update(v[0].upper())
+                used.update(_fold(v[0]))
             else:
                 collect(v)
 
@@ -1056,7 +1106,7 @@ def parse_arfst23_yml(
         for key, v in mp.items():
             bc = _pegs(key)
             if bc is None or len(key) != g.positions or bc[0] + bc[1] > g.positions:
-                raise _err(source, mline, 1, f"key {key!r} is not a peg string of {g.positions} (X black, O white, - none)")
+                raise _err(source, mline, 1, f"key {shorten(key)!r} is not a peg string of {g.positions} (X black, O white, - none)")
             h = g.hint(*bc)
             seen.add(h)
             cls = groups.get(h, [])
@@ -1124,19 +1174,44 @@ def format_arfst23_yml(tree: Tree) -> str:
 # -- dot and csv (export only) ---------------------------------------------------------------------
 
 
+def _dot_string(text: str) -> str:
+    """``text`` as the inside of a DOT quoted string, as Graphviz shows it in a label.
+
+    Every string from a file (the strategy, the game's name, codes of symbols such as ``"`` or ``\\``)
+    goes through here: an unescaped ``"`` would end the string and let the rest add attributes (a
+    ``URL="javascript:..."`` in the SVG that dot makes). Backslashes are doubled, since Graphviz reads
+    ``\\N``, ``\\G`` and ``\\l`` in labels; a line break becomes ``\\n`` (a label line break) and other
+    control characters a space.
+    """
+    out = []
+    for ch in str(text):
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r" or (ch < " " and ch != "\t") or ch == "\x7f":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def format_dot(tree: Tree, depth: int | None = None) -> str:
     """Graphviz: one box per guess (the code and how many secrets reach it), edges labelled by hint.
 
     With ``depth``, only the first ``depth`` levels of guesses are drawn; a box whose subtree is cut
-    says how many secrets lie below it.
+    says how many secrets lie below it. Every text from the tree is escaped (:func:`_dot_string`).
     """
     game = tree.game
     if depth is not None and depth < 1:
         raise FormatError(f"--depth must be at least 1, not {depth}")
     s = tree.stats
+    title = _dot_string(f"{game.name}: {tree.strategy}, total {s.total}, max {s.max_guesses}")
     out = [
         "digraph treegen {\n",
-        f'  label="{game.name}: {tree.strategy}, total {s.total}, max {s.max_guesses}";\n',
+        f'  label="{title}";\n',
         '  labelloc=t;\n  node [shape=box, fontname="monospace"];\n  edge [fontname="monospace"];\n',
     ]
     ids: dict[tuple[str, ...], int] = {}
@@ -1146,23 +1221,42 @@ def format_dot(tree: Tree, depth: int | None = None) -> str:
         i = len(ids)
         ids[path] = i
         cut = depth is not None and visit.depth == depth and node.next
-        label = f"{node.guess}\\n{n} secret{'s' if n != 1 else ''}"
+        label = f"{_dot_string(node.guess)}\\n{n} secret{'s' if n != 1 else ''}"
         if cut:
             label += "\\n(subtree cut)"
         out.append(f'  n{i} [label="{label}"{", style=dashed" if cut else ""}];\n')
         if path:
-            out.append(f'  n{ids[path[:-2]]} -> n{i} [label="{path[-1]}"];\n')
+            out.append(f'  n{ids[path[:-2]]} -> n{i} [label="{_dot_string(path[-1])}"];\n')
     out.append("}\n")
     return "".join(out)
 
 
+# A spreadsheet opening the CSV runs a cell that starts with one of these as a formula (OWASP's list).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_text(text: str) -> str:
+    """A text cell made safe to open in a spreadsheet: a leading apostrophe if it could start a formula.
+
+    Only text cells (codes and histories, written in the game's symbols, which a tree file chooses);
+    the secrets column is a count that treegen computes and stays a number.
+    """
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def format_csv(tree: Tree) -> str:
-    """One row per node, depth first: ``history,guess,secrets`` (history: guesses and hints, spaced)."""
-    out = ["history,guess,secrets\n"]
+    """One row per node, depth first: ``history,guess,secrets`` (history: guesses and hints, spaced).
+
+    Written by the csv module (a cell with a comma, quote or line break is quoted, quotes doubled), with
+    the formula guard of :func:`_csv_text` on the text cells.
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["history", "guess", "secrets"])
     for visit in walk(tree.game, tree.root):
         n = sum(len(s) for s in visit.groups.values())
-        out.append(f"{' '.join(visit.path)},{visit.node.guess},{n}\n")
-    return "".join(out)
+        writer.writerow([_csv_text(" ".join(visit.path)), _csv_text(visit.node.guess), n])
+    return buf.getvalue()
 
 
 # -- import and export -----------------------------------------------------------------------------
@@ -1179,7 +1273,7 @@ _PARSERS = {
 def import_format(fmt: str, source: str) -> str:
     """The format to read ``source`` with: ``arfst23`` on a ``.yml``/``.yaml`` file means ``arfst23-yml``."""
     if fmt not in _PARSERS:
-        raise FormatError(f"unknown import format {fmt!r}; use one of {', '.join(IMPORT_FORMATS)}")
+        raise FormatError(f"unknown import format {shorten(fmt)!r}; use one of {', '.join(IMPORT_FORMATS)}")
     if fmt == "arfst23" and source.lower().endswith((".yml", ".yaml")):
         return "arfst23-yml"
     return fmt
@@ -1199,6 +1293,10 @@ def import_tree(
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FormatError(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    # A byte-order mark (Windows editors write one) is no part of the text: left in, it would be read
+    # as a symbol of the first code or count. Lines and columns are unchanged (it is not a column).
+    # The provenance's sha256 stays that of the file as given.
+    text = text.removeprefix("\ufeff")
     parsed = _PARSERS[fmt](text, game, alphabet, source)
     meta = parsed.meta
     if meta is not None:
@@ -1232,7 +1330,7 @@ def export_tree(
     the game's ``TO[i]`` is written ``FROM[i]``) for every format but dot and csv.
     """
     if fmt not in EXPORT_FORMATS:
-        raise FormatError(f"unknown export format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
+        raise FormatError(f"unknown export format {shorten(fmt)!r}; use one of {', '.join(EXPORT_FORMATS)}")
     if depth is not None and fmt != "dot":
         raise FormatError("--depth applies to the dot format only")
     if not header and fmt not in ("paths", "irving"):

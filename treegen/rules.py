@@ -48,7 +48,15 @@ class NumberError(TreegenError):
     """A number that is not plain ASCII digits or lies outside the range its place accepts."""
 
 
-_ASCII_INT = re.compile(r"-?[0-9]{1,30}")
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (the last three ``...``), for messages that quote user input:
+    a code, a hint or a name of thousands of characters must not become a message of thousands."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_ASCII_INT = re.compile(r"-?[0-9]+")
+_MAX_DIGITS = 30  # far beyond any count treegen takes; int() of thousands of digits raises ValueError
 
 
 def parse_int(text: str, what: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -61,10 +69,15 @@ def parse_int(text: str, what: str, lo: int | None = None, hi: int | None = None
     """
     raw = str(text).strip()
     if not _ASCII_INT.fullmatch(raw):
-        shown = raw if len(raw) <= 40 else raw[:37] + "..."
         if not raw:
             raise NumberError(f"{what} is empty; give a whole number{_range_text(lo, hi)}")
-        raise NumberError(f"{what} must be a whole number in ASCII digits{_range_text(lo, hi)}, not {shown!r}")
+        raise NumberError(
+            f"{what} must be a whole number in ASCII digits{_range_text(lo, hi)}, not {shorten(raw)!r}"
+        )
+    digits = len(raw.lstrip("-").lstrip("0"))
+    if digits > _MAX_DIGITS:  # ASCII digits, but too many to be any number treegen takes (or to convert)
+        bounds = _range_text(lo, hi) or " a smaller number"
+        raise NumberError(f"{what} must be{bounds}, not a number of {digits} digits")
     value = int(raw)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise NumberError(f"{what} must be{_range_text(lo, hi)}, not {value}")
@@ -79,6 +92,37 @@ def _range_text(lo: int | None, hi: int | None) -> str:
     if hi is not None:
         return f" of at most {hi}"
     return ""
+
+
+ACCEPTED_SYMBOLS = (
+    "symbols are printable ASCII characters other than a space, each once (a letter counts once in either case)"
+)
+
+
+def symbols_problem(symbols: str) -> str | None:
+    """What makes ``symbols`` unfit as a game's symbols (a clause such as ``"has a space"``), or None.
+
+    Codes are read a character at a time with letters in any case (``parse_symbols``) and written into
+    text formats split at whitespace, so a symbol must be one printable, non-space ASCII character, and
+    ``a`` and ``A`` cannot be two symbols. Shared by ``Game`` and the ``--alphabet FROM=TO`` maps of
+    ``treegen.formats``.
+    """
+    seen: dict[str, str] = {}
+    for ch in symbols:
+        if ch == " ":
+            return "has a space"
+        if ch in "\r\n":
+            return "has a line break"
+        if not ch.isascii():
+            return f"has the non-ASCII character {ch!r}"
+        if not ch.isprintable() or ch.isspace():
+            return f"has the control character {ch!r}"
+        folded = ch.upper()
+        if folded in seen:
+            first = seen[folded]
+            return f"has {ch!r} twice" if first == ch else f"has both {first!r} and {ch!r} (the same letter)"
+        seen[folded] = ch
+    return None
 
 
 @dataclass(frozen=True)
@@ -99,8 +143,14 @@ class Game:
     def __post_init__(self) -> None:
         if not 1 <= self.positions <= MAX_POSITIONS:
             raise GameError(f"a game needs 1 to {MAX_POSITIONS} positions, not {self.positions}")
-        if len(set(self.alphabet)) != len(self.alphabet) or not 2 <= len(self.alphabet) <= len(SYMBOLS):
-            raise GameError(f"a game needs 2 to {len(SYMBOLS)} distinct symbols, not {self.alphabet!r}")
+        if not isinstance(self.alphabet, str) or not 2 <= len(self.alphabet) <= len(SYMBOLS):
+            raise GameError(
+                f"a game needs 2 to {len(SYMBOLS)} distinct symbols, not {shorten(repr(self.alphabet))}; "
+                f"{ACCEPTED_SYMBOLS}"
+            )
+        problem = symbols_problem(self.alphabet)
+        if problem:
+            raise GameError(f"game symbols {shorten(self.alphabet)!r} {problem}; {ACCEPTED_SYMBOLS}")
         if not self.repeats and self.positions > len(self.alphabet):
             raise GameError(
                 f"{self.positions} positions without repeats need at least {self.positions} symbols"
@@ -112,6 +162,18 @@ class Game:
     @property
     def symbols(self) -> int:
         return len(self.alphabet)
+
+    @cached_property
+    def symbol_lookup(self) -> dict[str, int]:
+        """Symbol index of each character a code may be written with: the alphabet's, letters in either case.
+
+        Only ASCII characters are keys: ``str.upper`` would turn ``'ß'`` into ``'SS'`` and ``'ı'`` into
+        ``'I'``, so upper-casing whole texts accepted some non-ASCII codes and miscounted others.
+        """
+        out = {}
+        for k, ch in enumerate(self.alphabet):
+            out[ch] = out[ch.upper()] = out[ch.lower()] = k  # symbols_problem: no letter twice in any case
+        return out
 
     @property
     def hint_slots(self) -> int:
@@ -233,7 +295,9 @@ PRESETS: dict[str, Game] = {
 }
 DEFAULT_GAME = "bulls-cows"
 
-_SPEC = re.compile(r"^(bc|mm):(\d+):(\d+)$")
+# The numbers of a spec are read by parse_int (ASCII digits only: \d would also match '４' and '٣');
+# [^:\s]* lets a spec-shaped name with a bad number get a message about that number.
+_SPEC = re.compile(r"(bc|mm):([^:\s]*):([^:\s]*)")
 
 
 def resolve_game(name: str, *, large: bool = False) -> Game:
@@ -241,43 +305,65 @@ def resolve_game(name: str, *, large: bool = False) -> Game:
 
     Specs have at most 8 positions and 200000 codes, unless ``large``: then up to 10 positions and
     any number of codes, for callers that need no code list or table and check memory themselves.
+    The game's name is the canonical spelling (``bc:03:06`` is ``bc:3:6``), so that every spelling
+    of the same game writes the same files.
     """
-    key = name.strip().lower()
+    key = str(name).strip().lower()
     if key in PRESETS:
         return PRESETS[key]
-    m = _SPEC.match(key)
+    m = _SPEC.fullmatch(key)
     if m:
-        kind, p, n = m.group(1), int(m.group(2)), int(m.group(3))
+        kind = m.group(1)
         most = MAX_POSITIONS if large else TABLE_MAX_POSITIONS
-        if not 1 <= p <= most or not 2 <= n <= len(SYMBOLS):
-            raise GameError(
-                f"game spec {name!r} is out of range: positions 1-{most} and symbols 2-{len(SYMBOLS)} are accepted"
-            )
-        game = Game(key, p, SYMBOLS[:n], kind == "mm", "pegs" if kind == "mm" else "ab")
+        accepted = f"positions 1-{most} and symbols 2-{len(SYMBOLS)} are accepted"
+        try:
+            p = parse_int(m.group(2), "the number of positions", 1, most)
+            n = parse_int(m.group(3), "the number of symbols", 2, len(SYMBOLS))
+        except NumberError as exc:
+            raise GameError(f"game spec {shorten(name)!r}: {exc}; {accepted}") from None
+        canonical = f"{kind}:{p}:{n}"
+        game = Game(canonical, p, SYMBOLS[:n], kind == "mm", "pegs" if kind == "mm" else "ab")
         if game.size > MAX_CODES and not large:
             raise GameError(
-                f"game {name!r} has {game.size} codes; at most {MAX_CODES} are supported here "
+                f"game {canonical!r} has {game.size} codes; at most {MAX_CODES} are supported here "
                 f"(treegen play --strategy and treegen eval --sample take larger games)"
             )
         return game
     raise GameError(
-        f"unknown game {name!r}: use one of {', '.join(PRESETS)}, or a spec such as bc:3:6 "
+        f"unknown game {shorten(name)!r}: use one of {', '.join(PRESETS)}, or a spec such as bc:3:6 "
         f"(no repeats) or mm:4:7 (repeats)"
     )
 
 
 def game_from_dict(d: dict) -> Game:
-    """The game described by a tree file's ``game`` object (a preset, a spec, or explicit fields)."""
+    """The game described by a tree file's ``game`` object (a preset, a spec, or explicit fields).
+
+    The fields must have their JSON types (no ``int("４")``, no ``bool("no")``); a name that is a spec
+    (``bc:...`` / ``mm:...``) must be a valid one, and any other name that is not a preset names a game
+    of its own, whose symbols must pass :func:`symbols_problem`.
+    """
     try:
         name, p, alphabet, repeats = d["name"], d["positions"], d["alphabet"], d["repeats"]
     except (KeyError, TypeError) as exc:
-        raise GameError(f"game description {d!r} lacks name, positions, alphabet or repeats") from exc
-    try:
-        game = resolve_game(str(name))
-    except GameError:
-        game = Game(str(name), int(p), str(alphabet), bool(repeats))
+        raise GameError(
+            f"game description {shorten(repr(d), 80)} lacks name, positions, alphabet or repeats"
+        ) from exc
+    if not isinstance(name, str) or not isinstance(alphabet, str) or type(repeats) is not bool \
+            or isinstance(p, bool) or not hasattr(p, "__index__"):
+        raise GameError(
+            f"game description {shorten(repr(d), 80)}: name and alphabet must be strings, positions a "
+            f"whole number and repeats true or false"
+        )
+    p = p.__index__()  # an int (or numpy integer) as it is, never a string or float converted
+    if not name.isprintable():  # messages quote the name as it is: a line break would split them
+        raise GameError(f"game name {shorten(name)!r} has a line break or control character; give a name on one line")
+    key = name.strip().lower()
+    if key in PRESETS or _SPEC.fullmatch(key):
+        game = resolve_game(name)  # a spec that is out of range is an error, not a game of its own
+    else:
+        game = Game(name, p, alphabet, repeats)
     if (game.positions, game.alphabet, game.repeats) != (p, alphabet, repeats):
-        raise GameError(f"game {name!r} does not match its description {d!r}")
+        raise GameError(f"game {shorten(name)!r} does not match its description {shorten(repr(d), 80)}")
     return game
 
 
@@ -301,22 +387,28 @@ def parse_symbols(game: Game, text: str) -> tuple[int, ...]:
 
     Needs no code list, so games too large for one (``treegen.livescore``) parse codes with it too.
     """
-    raw = "".join(str(text).split()).upper()
+    # No upper() of the whole text: 'ß'.upper() is 'SS' (two symbols from one) and 'ı'.upper() is 'I'.
+    # Each character is looked up as it is; symbol_lookup holds the alphabet's ASCII symbols, letters in
+    # either case, so full-width digits and other non-ASCII characters are never a symbol.
+    raw = "".join(str(text).split())
+    shown = shorten(str(text))
     if len(raw) != game.positions:
         raise CodeError(
-            f"code {text!r} has {len(raw)} symbols; {game.name} codes have {game.positions} "
+            f"code {shown!r} has {len(raw)} symbols; {game.name} codes have {game.positions} "
             f"symbols from {game.alphabet}{'' if game.repeats else ', all different'}"
         )
+    lookup = game.symbol_lookup
     symbols = []
     for ch in raw:
-        k = game.alphabet.find(ch)
-        if k < 0:
+        k = lookup.get(ch)
+        if k is None:
             raise CodeError(
-                f"code {text!r} uses {ch!r}; {game.name} codes use only the symbols {game.alphabet}"
+                f"code {shown!r} uses {ch!r}; {game.name} codes use only the symbols {game.alphabet}"
+                + (" (letters in either case)" if any(c.isalpha() for c in game.alphabet) else "")
             )
         symbols.append(k)
     if not game.repeats and len(set(symbols)) != len(symbols):
-        raise CodeError(f"code {text!r} repeats a symbol; {game.name} codes have all different symbols")
+        raise CodeError(f"code {shown!r} repeats a symbol; {game.name} codes have all different symbols")
     return tuple(symbols)
 
 
@@ -341,14 +433,16 @@ def score_codes(game: Game, guess: Code, secret: Code) -> Hint:
 
 
 # -- hints ---------------------------------------------------------------------------------------
-_AB = re.compile(r"^(\d+)\s*A\s*(\d+)\s*B$", re.I)
-_PAIR = re.compile(r"^(\d+)[\s,/]+(\d+)$")
+# [0-9] and re.ASCII, not \d and Unicode matching: \d takes '１' and '٣', and with re.I the pattern
+# 's' matches 'ſ' (long s) and 'k' matches the Kelvin sign.
+_AB = re.compile(r"^([0-9]+)\s*A\s*([0-9]+)\s*B$", re.I | re.ASCII)
+_PAIR = re.compile(r"^([0-9]+)[\s,/]+([0-9]+)$", re.ASCII)
 _BASEBALL = re.compile(
-    r"^(?:(?:b(?:all)?s?\s*[=:]?\s*(?P<b1>\d+))[\s,;]*(?:s(?:trike)?s?\s*[=:]?\s*(?P<s1>\d+))"
-    r"|(?:s(?:trike)?s?\s*[=:]?\s*(?P<s2>\d+))[\s,;]*(?:b(?:all)?s?\s*[=:]?\s*(?P<b2>\d+)))$",
-    re.I,
+    r"^(?:(?:b(?:all)?s?\s*[=:]?\s*(?P<b1>[0-9]+))[\s,;]*(?:s(?:trike)?s?\s*[=:]?\s*(?P<s1>[0-9]+))"
+    r"|(?:s(?:trike)?s?\s*[=:]?\s*(?P<s2>[0-9]+))[\s,;]*(?:b(?:all)?s?\s*[=:]?\s*(?P<b2>[0-9]+)))$",
+    re.I | re.ASCII,
 )
-_PEGS = re.compile(r"^[BW]*$", re.I)
+_PEGS = re.compile(r"^[BW]*$", re.I | re.ASCII)
 
 
 def accepted_hint_forms(game: Game) -> str:
@@ -364,28 +458,37 @@ def accepted_hint_forms(game: Game) -> str:
 def parse_hint(game: Game, text: str) -> int:
     """The hint written as ``text`` in the canonical ``xAyB`` form or in the game's own notation."""
     raw = " ".join(str(text).split())
+    shown = shorten(str(text))
+
+    def count(digits: str) -> int:
+        # ASCII digits (the regexes), but maybe thousands of them: no count above the positions is a
+        # hint, and int() refuses more than 4300 digits with a ValueError.
+        if len(digits.lstrip("0")) > 3:
+            raise HintError(f"hint {shown!r} counts more symbols than the {game.positions} of a {game.name} code")
+        return int(digits)
+
     bulls = cows = None
     m = _AB.match(raw) or _PAIR.match(raw)
     if m:
-        bulls, cows = int(m.group(1)), int(m.group(2))
+        bulls, cows = count(m.group(1)), count(m.group(2))
     elif game.notation == "baseball" and (mb := _BASEBALL.match(raw)):
-        ball = int(mb.group("b1") or mb.group("b2"))
-        strike = int(mb.group("s1") or mb.group("s2"))
+        ball = count(mb.group("b1") or mb.group("b2"))
+        strike = count(mb.group("s1") or mb.group("s2"))
         if strike > ball:
-            raise HintError(f"hint {text!r}: strikes ({strike}) cannot exceed balls ({ball}); ball counts strikes too")
+            raise HintError(f"hint {shown!r}: strikes ({strike}) cannot exceed balls ({ball}); ball counts strikes too")
         bulls, cows = strike, ball - strike
     elif game.notation == "pegs" and (raw in ("-", "") or _PEGS.match(raw.replace(" ", ""))):
         pegs = raw.replace(" ", "").upper()
         bulls, cows = pegs.count("B"), pegs.count("W")
     if bulls is None:
-        raise HintError(f"cannot read hint {text!r}; {game.name} accepts {accepted_hint_forms(game)}")
+        raise HintError(f"cannot read hint {shown!r}; {game.name} accepts {accepted_hint_forms(game)}")
     p = game.positions
     if bulls + cows > p:
-        raise HintError(f"hint {text!r} counts {bulls + cows} symbols; {game.name} codes have only {p}")
+        raise HintError(f"hint {shown!r} counts {bulls + cows} symbols; {game.name} codes have only {p}")
     h = game.hint(bulls, cows)
     if h not in game.possible_hints:
         raise HintError(
-            f"hint {text!r} ({format_hint(game, h)}) cannot occur in {game.name}: possible hints are "
+            f"hint {shown!r} ({format_hint(game, h)}) cannot occur in {game.name}: possible hints are "
             + " ".join(format_hint(game, x) for x in sorted(game.possible_hints))
         )
     return h

@@ -38,7 +38,7 @@ import orjson
 
 from .files import InputError, read_input, write_atomic
 from .rules import Code, CodeError, Game, GameError, Hint, TreegenError, format_code, format_hint, game_from_dict
-from .rules import game_to_dict, parse_code, score_symbols
+from .rules import game_to_dict, parse_code, score_symbols, shorten
 
 FORMAT = "treegen-tree"
 VERSION = 1
@@ -267,6 +267,9 @@ def parse_strict_json(data: bytes):
     with the reason otherwise. Shared by every file format treegen reads. The stdlib parser with hooks:
     orjson silently keeps the last of duplicate keys."""
     text = data.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    # A byte-order mark (Notepad writes one) is not part of the JSON; RFC 8259 lets a parser ignore it,
+    # and json.loads would otherwise refuse the whole file for it.
+    text = text.removeprefix("\ufeff")
     return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
 
 
@@ -320,19 +323,19 @@ def game_from_obj(d: Any, source: str) -> Game:
     """The game of a file's "game" object; :class:`TreeError` naming ``source`` if it is not one."""
     accepted = 'a "game" object with name, positions, alphabet and repeats (see `treegen games`)'
     if not isinstance(d, dict):
-        raise TreeError(f"{source}: 'game' must be {accepted}, not {d!r}")
+        raise TreeError(f"{source}: 'game' must be {accepted}, not {shorten(repr(d))}")
     if not isinstance(d.get("name"), str) or not d["name"].strip():
-        raise TreeError(f"{source}: the game's name must be a non-empty string, not {d.get('name')!r}")
+        raise TreeError(f"{source}: the game's name must be a non-empty string, not {shorten(repr(d.get('name')))}")
     for key, kind, what in (("positions", int, "an integer"), ("alphabet", str, "a string"), ("repeats", bool, "a boolean")):
         value = d.get(key)
         if key in d and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
-            raise TreeError(f"{source}: unknown game: its {key} is {value!r}, not {what}")
+            raise TreeError(f"{source}: unknown game: its {key} is {shorten(repr(value))}, not {what}")
     try:
-        game = game_from_dict(d)
+        game = game_from_dict(d)  # also refuses symbols with spaces, line breaks or a letter in both cases
     except GameError as exc:
         raise TreeError(f"{source}: unknown game: {exc}") from None
     except (TypeError, ValueError):
-        raise TreeError(f"{source}: unknown game {d!r}; expected {accepted}") from None
+        raise TreeError(f"{source}: unknown game {shorten(repr(d), 80)}; expected {accepted}") from None
     if game.size > MAX_CODES:
         raise TreeError(f"{source}: game {game.name!r} has {game.size} codes; at most {MAX_CODES} are supported")
     return game
@@ -477,8 +480,14 @@ def _canonical_hint(game: Game, text: str) -> str:
     return format_hint(game, parse_hint(game, text))
 
 
-def _canonical_code(text: str) -> str:
-    return "".join(str(text).split()).upper()
+def _canonical_code(game: Game, text: str) -> str:
+    """``text`` without spaces, each symbol as the game writes it (letters in either case).
+
+    Character by character, never ``str.upper`` of the whole: ``'ß'.upper()`` is ``'SS'`` and
+    ``'ı'.upper()`` is ``'I'``, which would turn a code the game cannot have into one it has.
+    """
+    lookup, alphabet = game.symbol_lookup, game.alphabet
+    return "".join(alphabet[lookup[ch]] if ch in lookup else ch for ch in "".join(str(text).split()))
 
 
 def next_guess(tree: Tree, history: Iterable[tuple[str, str]]) -> str:
@@ -493,12 +502,12 @@ def next_guess(tree: Tree, history: Iterable[tuple[str, str]]) -> str:
     win = f"{tree.game.positions}A0B"
     said: list[str] = []
     for guess, hint in history:
-        g, h = _canonical_code(guess), _canonical_hint(tree.game, hint)
+        g, h = _canonical_code(tree.game, guess), _canonical_hint(tree.game, hint)
         if node is None:
             raise TreeError(f"the secret was already found after {' '.join(said)}")
         if g != node.guess:
             where = f"after {' '.join(said)}" if said else "first"
-            raise NotInTree(f"the tree guesses {node.guess} {where}, not {g}")
+            raise NotInTree(f"the tree guesses {node.guess} {where}, not {shorten(g)}")
         said += [g, h]
         if h == win:
             node = None

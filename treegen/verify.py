@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .rules import CodeError, Game, TreegenError, format_code, format_hint, parse_code
+from .rules import CodeError, Game, TreegenError, format_code, format_hint, parse_code, shorten
 from .tree import InvalidTree, Node, Stats, Tree, TreeError, walk
 
 _EXAMPLES = 3  # secrets named in a message
@@ -50,8 +50,8 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None, consisten
                 try:
                     code = parse_code(game, guess)
                 except CodeError as exc:
-                    raise InvalidTree(path, f"guess {guess!r} is not a legal code: {exc}") from None
-                raise InvalidTree(path, f"guess {guess!r} is not written canonically: write {format_code(game, code)}")
+                    raise InvalidTree(path, f"guess {shorten(guess)!r} is not a legal code: {exc}") from None
+                raise InvalidTree(path, f"guess {shorten(guess)!r} is not written canonically: write {format_code(game, code)}")
             if consistent_only and win not in groups:
                 raise InvalidTree(path, f"guess {guess} is not a possible secret here, but the file claims hard mode "
                                         "(consistent_only: every guess a possible secret)")
@@ -68,7 +68,7 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None, consisten
                 bc = _key_hint(key)
                 if bc is None:
                     raise InvalidTree(
-                        path + (guess,), f"hint key {key!r} is not a canonical hint; write hints as xAyB, e.g. 1A2B"
+                        path + (guess,), f"hint key {shorten(key)!r} is not a canonical hint; write hints as xAyB, e.g. 1A2B"
                     )
                 if bc[0] + bc[1] > game.positions:
                     raise InvalidTree(path + (guess,), f"branch {key} is a hint that cannot occur in {game.name}")
@@ -147,13 +147,13 @@ def check_claims(tree: Tree, stats: Stats) -> None:
 
     for key in ("optimal_total", "lower_bound", "worst_case", "impossible_within", "at_worst"):
         if key in prov and not _int(prov[key]):
-            raise bad(key, f"{prov[key]!r} is not an integer")
+            raise bad(key, f"{shorten(repr(prov[key]))} is not an integer")
     if "objective" in prov and prov["objective"] not in OBJECTIVES:
-        raise bad("objective", f"{prov['objective']!r} is not one of {', '.join(OBJECTIVES)}")
+        raise bad("objective", f"{shorten(repr(prov['objective']))} is not one of {', '.join(OBJECTIVES)}")
     cap = prov.get("max_guesses")
     if cap is not None:
         if not _int(cap) or cap < 1:
-            raise bad("max_guesses", f"{cap!r} is not a positive integer or null")
+            raise bad("max_guesses", f"{shorten(repr(cap))} is not a positive integer or null")
         if stats.max_guesses > cap:
             raise bad("max_guesses", f"the cap is {cap} but the tree needs {stats.max_guesses} guesses")
     if "optimal_total" in prov and prov["optimal_total"] != stats.total:
@@ -196,7 +196,7 @@ def verify_tree(tree: Tree, max_guesses: int | None = None) -> Stats:
     prov = tree.provenance or {}
     hard = prov.get("consistent_only", False)
     if not isinstance(hard, bool):
-        raise InvalidTree((), f"provenance claim consistent_only: {hard!r} is not true or false")
+        raise InvalidTree((), f"provenance claim consistent_only: {shorten(repr(hard))} is not true or false")
     stats = check_root(tree.game, tree.root, max_guesses, hard)
     stored = tree.stats
     for name in ("secrets", "total", "max_guesses", "histogram"):
@@ -247,18 +247,18 @@ def check_static_tree(tree: Tree) -> None:
     for g in guesses:
         try:
             if format_code(game, parse_code(game, g)) != g:
-                raise InvalidTree((), f"static: guess {g!r} is not written canonically")
+                raise InvalidTree((), f"static: guess {shorten(g)!r} is not written canonically")
         except TreegenError as exc:
             if isinstance(exc, InvalidTree):
                 raise
-            raise InvalidTree((), f"static: guess {g!r} is not a legal code: {exc}") from None
+            raise InvalidTree((), f"static: guess {shorten(g)!r} is not a legal code: {exc}") from None
     if len(set(guesses)) != len(guesses):
         raise InvalidTree((), "static: the guesses repeat a code")
     k = len(guesses)
     for key in ("size", "lower_bound", "total", "worst_case"):
         v = claims.get(key)
         if not isinstance(v, int) or isinstance(v, bool):
-            raise InvalidTree((), f"static: {key!r} must be an integer, not {v!r}")
+            raise InvalidTree((), f"static: {key!r} must be an integer, not {shorten(repr(v))}")
     if claims["size"] != k:
         raise InvalidTree((), f"static: size is {claims['size']} but {k} guesses are listed")
     lower, proved = claims["lower_bound"], claims.get("proved_minimum")
