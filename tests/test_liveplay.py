@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import math
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -11,7 +14,8 @@ import numpy as np
 import pytest
 
 from clitools import run, run_main
-from treegen.liveplay import LiveError, Player, Sample, code_rank, code_symbols, evaluate
+from treegen.liveplay import LiveError, Player, Sample, code_rank, code_symbols, evaluate, play_guesser
+from treegen.play import MAX_LINE
 from treegen.rules import TreegenError, format_code, resolve_game
 from treegen.strategies import applicable, build_tree
 
@@ -245,3 +249,56 @@ def test_cli_build_without_a_table(tmp_path, capsys):
     assert status == 0, err
     assert "5722" in text
     assert run("verify", str(out)).returncode == 0
+
+
+# -- long lines, bytes that are not text ------------------------------------------------------------
+
+LIVE = ["play", "--game", "bc:3:7", "--strategy", "first-consistent"]
+
+
+def _bytes_run(stdin: bytes, env: dict | None = None):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run([sys.executable, "-m", "treegen.cli", *LIVE], input=stdin, capture_output=True, timeout=120,
+                       env=None if env is None else {**os.environ, **env})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    err = p.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    return p.returncode, p.stdout.decode("utf-8", "replace"), err, cpu
+
+
+def test_a_huge_line_is_refused_without_echoing_it():
+    # 48 MB on one line used to be held whole, echoed to stdout and quoted whole on stderr (96 MB of output)
+    rc, out, err, cpu = _bytes_run(b"x" * (48 << 20) + b"\n0A0B\n")
+    assert rc == 2
+    assert err == f"treegen: error: the line is too long (over {MAX_LINE} bytes): '{'x' * 37}...'\n"
+    assert len(out) < 2000 and out.endswith(f"hint? {'x' * 37}...\n")
+    assert cpu < 10  # ~0.5 s, most of it importing numpy; CPU time, so a loaded machine does not fail it
+    # garbage under the limit: the message quotes 40 characters of it
+    rc, out, err, cpu = _bytes_run(b"y" * 4000 + b"\n")
+    assert rc == 2 and f"cannot read hint '{'y' * 37}...'" in err and len(err) < 300
+
+
+@pytest.mark.parametrize("line", [b"\xff\xfe1A2B", b"1A\x002B", b"\xc3"], ids=["latin1", "nul", "cut-utf8"])
+def test_bytes_that_are_not_text_are_a_bad_hint(line):
+    # stdin's errors are strict in a UTF-8 locale: this was an internal error (exit 3), now one line, exit 2
+    for env in (None, {"PYTHONIOENCODING": "utf-8:strict"}):
+        rc, out, err, _ = _bytes_run(line + b"\n", env)
+        assert rc == 2 and err.startswith("treegen: error: cannot read hint ") and err.count("\n") == 1, err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_at_a_terminal_a_long_line_is_asked_again(capsys):
+    player = Player.make(resolve_game("bc:3:7"), "first-consistent")
+    assert play_guesser(player, _Terminal("z" * 10000 + "\n" + "w" * 5000 + "\nquit\n")) == 0
+    out, err = capsys.readouterr()
+    assert out.count(f"the line is too long (over {MAX_LINE} characters): '") == 2
+    assert out.endswith("hint? bye\n") and len(out) < 2000 and err == ""
+    # from a stream that is not a terminal, the first such line ends the game (exit 2)
+    assert play_guesser(player, io.StringIO("z" * 10000 + "\nquit\n")) == 2
+    out, err = capsys.readouterr()
+    assert err == f"treegen: error: the line is too long (over {MAX_LINE} characters): '{'z' * 37}...'\n"

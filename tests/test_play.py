@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import collections
+import io
 import os
 import resource
 import select
 import signal
 import subprocess
 import sys
+import tempfile
 import termios
 import time
 
@@ -17,6 +19,7 @@ from test_tree import (  # noqa: F401
     bc_file, dict_to_node, file_bytes, file_obj, first_consistent, naive_codes, naive_file, naive_hint,
 )
 
+from treegen import play
 from treegen import tree as T
 from treegen.cli import main
 from treegen.play import moves_for, suggest
@@ -47,21 +50,28 @@ def _cpu_cli(*argv, stdin: str = ""):
     return got, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _tty(*argv, lines: list[str], timeout: float = 60):
+def _tty(*argv, lines: list[str | bytes], timeout: float = 60, env: dict | None = None, canonical: bool = True):
     """treegen with a terminal as stdin (a pty; stdout and stderr are pipes): the interactive session.
 
     The lines are typed up front, then Ctrl-D; the terminal hands the child one line per read, as a
-    person typing. Echo is off, so nothing needs to read the terminal's side.
+    person typing. Echo is off, so nothing needs to read the terminal's side. ``canonical=False`` turns
+    the terminal's line editing off (no Ctrl-D, and no 4095-byte limit on a line).
     """
     master, slave = os.openpty()
     attrs = termios.tcgetattr(slave)
     attrs[3] &= ~termios.ECHO
+    if not canonical:
+        attrs[3] &= ~termios.ICANON
     termios.tcsetattr(slave, termios.TCSANOW, attrs)
     try:
-        proc = subprocess.Popen([*TREEGEN, *argv], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen([*TREEGEN, *argv], stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=None if env is None else {**os.environ, **env})
         os.close(slave)
         slave = -1
-        os.write(master, ("".join(line + "\n" for line in lines) + "\x04").encode())
+        typed = b"".join((line if isinstance(line, bytes) else line.encode()) + b"\n" for line in lines)
+        typed += b"\x04" if canonical else b""
+        while typed:  # a pty takes a long line in parts, as the child reads it
+            typed = typed[os.write(master, typed):]
         out, err = proc.communicate(timeout=timeout)
     finally:
         if slave >= 0:
@@ -499,3 +509,139 @@ def test_host_pegs_and_bad_options(trees, capsys):
     assert main(["play", "--host"]) == 2
     assert capsys.readouterr().err == (
         "treegen: error: play needs --tree FILE (or --strategy S, or --host --evil to play without a tree)\n")
+
+
+# -- long lines, bytes that are not text ----------------------------------------------------------------
+
+MASTERMIND_TREE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "trees",
+                               "mastermind-optimal-average.json")
+TOO_LONG = f"the line is too long (over {play.MAX_LINE} bytes): '{'x' * 37}...'"
+
+
+def _bytes_cli(*argv, stdin: bytes, env: dict | None = None, timeout: float = 120):
+    """treegen with ``stdin`` as bytes: (status, stdout, stderr, CPU seconds of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([*TREEGEN, *argv], input=stdin, capture_output=True, timeout=timeout,
+                          env=None if env is None else {**os.environ, **env})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    out, err = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    return proc.returncode, out, err, cpu
+
+
+@pytest.mark.parametrize("argv,before", [([], ["1A1B"]), (["--host", "--seed", "2"], ["1122"])], ids=["guesser", "host"])
+def test_a_huge_line_is_refused_in_linear_time(argv, before):
+    # 48 MB on one line: it used to be gathered by bytes += chunk and searched for its end after every
+    # read (quadratic: about 20 s of CPU for 48 MB, 32 s for 64 MB), then echoed and quoted whole. Now
+    # it is read in pieces and dropped: a line of the transcript and one of stderr, each short.
+    huge = b"x" * (48 << 20)
+    stdin = b"".join(line.encode() + b"\n" for line in before) + huge + b"\nquit\n"
+    rc, out, err, cpu = _bytes_cli("play", "--tree", MASTERMIND_TREE, *argv, stdin=stdin)
+    assert cpu < 5, cpu  # ~0.2 s; CPU time, so that a loaded machine does not fail it
+    assert rc == 2  # a scripted session ends at its first bad line, as for any other
+    assert err == f"treegen: error: line 2: {TOO_LONG}\n"
+    assert len(out) < 2000 and f"? {'x' * 37}...\n" in out
+
+
+def test_long_lines_within_the_limit_and_over_it(bc_file):
+    moves = _moves(bc_file, "5346")
+    # a line of exactly MAX_LINE bytes is read (a hint padded with spaces); one byte more is refused
+    padded = " " * (play.MAX_LINE - 4) + moves[0][1]
+    rc, out, err, _ = _bytes_cli("play", "--tree", bc_file, stdin=f"{padded}\nquit\n".encode())
+    assert (rc, err) == (0, "") and f"guess 2: {moves[1][0]}\n" in out
+    rc, out, err, _ = _bytes_cli("play", "--tree", bc_file, stdin=f" {padded}\nquit\n".encode())
+    assert rc == 2 and err == f"treegen: error: line 1: the line is too long (over {play.MAX_LINE} bytes): '{' ' * 37}...'\n"
+    # garbage under the limit: the message quotes 40 characters of it, not 4000
+    for argv, word in (([], "hint"), (["--host"], "code")):
+        rc, out, err, _ = _bytes_cli("play", "--tree", bc_file, *argv, stdin=b"y" * 4000 + b"\n")
+        assert rc == 2 and f"{word} '{'y' * 37}...'" in err and len(err) < 400 and len(err.splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("argv", [[], ["--host", "--seed", "2"]], ids=["guesser", "host"])
+@pytest.mark.parametrize("line", [b"\xff\xfe1A2B", b"1A\x002B", b"\x00", b"\xc3"], ids=["latin1", "nul", "only-nul", "cut-utf8"])
+def test_bytes_that_are_not_text_are_a_bad_line(bc_file, argv, line):
+    # with stdin's errors strict (a UTF-8 locale) as with surrogateescape (the C locale): one line, exit 2
+    for env in (None, {"PYTHONIOENCODING": "utf-8:strict"}):
+        rc, out, err, _ = _bytes_cli("play", "--tree", bc_file, *argv, stdin=line + b"\n", env=env)
+        assert rc == 2 and err.startswith("treegen: error: line 1: ") and len(err.splitlines()) == 1, err
+
+
+def test_tty_asks_again_after_a_long_line_or_bytes_that_are_not_text(bc_file):
+    moves = _moves(bc_file, "5346")
+    hints = [h for _, h in moves]
+    # a terminal in canonical mode cuts lines at 4095 bytes; without line editing it does not
+    rc, out, err = _tty("play", "--tree", bc_file, lines=["z" * 10000, *hints], canonical=False)
+    assert rc == 0 and out.endswith(f"solved in {len(moves)} guesses\n")
+    assert err == f"the line is too long (over {play.MAX_LINE} characters): '{'z' * 37}...'\n"
+    rc, out, err = _tty("play", "--tree", bc_file, "--host", "--seed", "2", lines=[b"\xff\xfe", "q"],
+                        env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert rc == 0 and err == "the line is not utf-8 text\n" and "the secret was " in out
+
+
+def _pipe_lines(data: bytes, piece: int):
+    """play._PipeLines over a pipe that a thread fills ``piece`` bytes at a time."""
+    import threading
+
+    r, w = os.pipe()
+
+    def feed():
+        for k in range(0, len(data), piece):
+            os.write(w, data[k:k + piece])
+        os.close(w)
+
+    thread = threading.Thread(target=feed, daemon=True)
+    thread.start()
+    return play._PipeLines(r, "utf-8"), r
+
+
+def test_read_line_from_every_kind_of_stream():
+    m = play.MAX_LINE
+    data = (b"a b\r\n" + b"y" * m + b"\n" + b"z" * (m + 1) + b"\n\n" + b"\xff\x00c\n"
+            + b"w" * (3 << 20) + b"\n" + b"v" * m + b"\nlast")
+    want = ["a b", "y" * m, "z", "", "\ufffd\x00c", "w", "v" * m, "last", None]
+
+    def lines(stream, encoding="utf-8"):
+        got = []
+        while True:
+            try:
+                line = play.read_line(stream, encoding)
+            except play.LineTooLong as exc:
+                assert len(exc.head) <= 4 * play.SHOWN and str(exc).endswith("...'")
+                line = exc.head[0]
+            got.append(line)
+            if line is None:
+                return got
+
+    assert lines(io.BytesIO(data)) == want
+    assert lines(io.BufferedReader(io.BytesIO(data), 1000)) == want
+    assert lines(io.StringIO(data.decode("utf-8", "replace"))) == want
+    with tempfile.TemporaryFile() as f:  # a regular file: os.read gives 64 KiB at a time
+        f.write(data)
+        f.seek(0)
+        assert lines(play._PipeLines(f.fileno(), "utf-8")) == want
+    for piece in (1000, 65536 + 7):  # a pipe read in odd pieces
+        pipe, fd = _pipe_lines(data, piece)
+        try:
+            assert lines(pipe) == want
+            assert len(pipe.buf) == 0
+        finally:
+            os.close(fd)
+    # the line over the limit is never held whole: the buffer stays under the limit plus one read
+    pipe, fd = _pipe_lines(b"q" * (8 << 20) + b"\nok\n", 65536)
+    try:
+        peak = 0
+        real = pipe._fill
+
+        def fill():
+            nonlocal peak
+            real()
+            peak = max(peak, len(pipe.buf))
+
+        pipe._fill = fill
+        with pytest.raises(play.LineTooLong):
+            play.read_line(pipe)
+        assert play.read_line(pipe) == "ok" and play.read_line(pipe) is None
+        assert peak <= 65536 + 65536
+    finally:
+        os.close(fd)

@@ -27,6 +27,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .play import LineTooLong, clip, read_line
 from .rules import (
     MAX_CODES,
     Game,
@@ -380,11 +381,16 @@ def play_guesser(player: Player, stdin=None) -> int:
     """``treegen play --strategy S``: the strategy guesses the user's secret; the user types hints.
 
     From a terminal, a bad or inconsistent hint is explained and asked again. From a pipe or file each
-    answer is echoed; a bad or inconsistent hint, or input ending before the secret is found, is one
-    line on stderr and exit 2. ``quit``, ``q`` or ``exit`` (or Ctrl-D at a terminal) stop with exit 0.
+    answer is echoed; a bad or inconsistent hint (or a line over ``play.MAX_LINE``), or input ending
+    before the secret is found, is one line on stderr and exit 2. ``quit``, ``q`` or ``exit`` (or
+    Ctrl-D at a terminal) stop with exit 0.
     """
     stdin = sys.stdin if stdin is None else stdin
     tty = stdin.isatty()
+    # Lines are read as bytes where the stream has them (sys.stdin.buffer), so that bytes that are not
+    # text are a bad hint rather than a UnicodeDecodeError; play.read_line caps their length.
+    source = getattr(stdin, "buffer", stdin)
+    encoding = getattr(stdin, "encoding", None) or "utf-8"
     game = player.game
     print(f"Think of a secret code. Game {game.describe()}.")
     print(f"I guess with {player.strategy}; you type the hint: {accepted_hint_forms(game)}. 'quit' stops.")
@@ -400,8 +406,15 @@ def play_guesser(player: Player, stdin=None) -> int:
         print(f"guess {n}: {player.format(guess)}", flush=True)
         while True:
             print("hint? ", end="", flush=True)
-            line = stdin.readline()
-            if not line:
+            try:
+                line = read_line(source, encoding)
+            except LineTooLong as exc:
+                if not tty:
+                    print(clip(exc.head))
+                    return fail(str(exc))
+                print(exc)
+                continue
+            if line is None:
                 print()
                 if tty:
                     return 0

@@ -16,6 +16,9 @@ Two kinds of session, chosen by whether stdin is a terminal:
 
 A tree that has no move for a consistent history (an incomplete tree) ends a scripted session with exit
 status 1; in an interactive one it is reported, and the hint asked again.
+
+A line of input is at most ``MAX_LINE`` (4096) bytes: a longer one is read to its end in pieces, never
+held whole, and refused as a mistake; messages quote at most ``SHOWN`` (40) characters of what was typed.
 """
 
 from __future__ import annotations
@@ -103,6 +106,48 @@ def _still(n: int) -> str:
 
 # -- input ---------------------------------------------------------------------------------------------
 
+MAX_LINE = 4096  # the most bytes (characters from a text stream) of one line of input that are read
+SHOWN = 40  # the most characters of the user's input that a message quotes
+_DRAIN = 65536  # the piece in which the rest of a line over MAX_LINE is read and dropped
+
+
+def clip(text: str, width: int = SHOWN) -> str:
+    """``text`` for a message: at most ``width`` characters, a cut marked with ``...`` (as ``rules``
+    quotes codes and hints in its errors)."""
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+class LineTooLong(TreegenError):
+    """A line of input over :data:`MAX_LINE`: read to its end and dropped; ``head`` is its start."""
+
+    def __init__(self, head: str, unit: str = "bytes") -> None:
+        self.head = head
+        super().__init__(f"the line is too long (over {MAX_LINE} {unit}): {clip(head)!r}")
+
+
+def read_line(stream, encoding: str = "utf-8") -> str | None:
+    """The next line of ``stream`` without its line end; None at the end of input.
+
+    ``stream`` has ``readline(limit)`` returning bytes (decoded with ``encoding``, bytes that are not
+    text becoming U+FFFD, so no input raises a decoding error) or str (an ``io.StringIO``). At most
+    :data:`MAX_LINE` bytes are kept: the rest of a longer line is read in pieces and dropped, and
+    :class:`LineTooLong` is raised after it. Time is linear in the input, memory bounded.
+    """
+    line = stream.readline(MAX_LINE + 1)
+    if not line:
+        return None
+    binary = isinstance(line, bytes)
+    end = b"\n" if binary else "\n"
+    if len(line) > MAX_LINE and not line.endswith(end):
+        while True:
+            more = stream.readline(_DRAIN)
+            if not more or more.endswith(end):
+                break
+        head = line[: 4 * SHOWN]
+        raise LineTooLong(head.decode(encoding, "replace") if binary else head, "bytes" if binary else "characters")
+    text = line.decode(encoding, "replace") if binary else line
+    return text.rstrip("\r\n")
+
 
 class _PipeLines:
     """The lines of a stdin that is not a terminal, read so that no signal can be lost.
@@ -114,12 +159,14 @@ class _PipeLines:
     select(2) on stdin and on a wakeup pipe that CPython's C-level handler writes to: a signal that came
     before select(2) makes it return at once, one that comes during it interrupts it, and either way the
     handler then runs (KeyboardInterrupt for SIGINT). read(2) is called only when stdin is readable.
+
+    :meth:`readline` gives bytes, as a binary file's does; :func:`read_line` makes lines of them.
     """
 
     def __init__(self, fd: int, encoding: str) -> None:
         self.fd = fd
         self.encoding = encoding
-        self.buf = b""
+        self.buf = bytearray()
         self.eof = False
         self.wake: tuple[int, int] | None = None
         self.old_wake = -1
@@ -148,11 +195,32 @@ class _PipeLines:
                 os.close(fd)
             self.wake = None
 
-    def readline(self) -> str | None:
-        """The next line without its line end; None at the end of input."""
+    def readline(self, limit: int) -> bytes:
+        """The next line with its line end, but at most ``limit`` bytes of it; b"" at the end of input.
+
+        Each byte is scanned once (the search goes on where it stopped) and the buffer never holds more
+        than ``limit`` bytes and one read's, so a line of any length costs time linear in its length.
+        """
+        scanned = 0
+        while True:
+            nl = self.buf.find(b"\n", scanned, limit)
+            if nl >= 0:
+                end = nl + 1
+                break
+            scanned = min(len(self.buf), limit)
+            if scanned == limit or self.eof:
+                end = scanned
+                break
+            self._fill()
+        line = bytes(self.buf[:end])
+        del self.buf[:end]  # from the front of a bytearray: no copy of the rest
+        return line
+
+    def _fill(self) -> None:
+        """Wait until stdin is readable, then add one read(2) to the buffer (or note the end of input)."""
         import select
 
-        while b"\n" not in self.buf and not self.eof:
+        while True:
             if self.wake is not None:
                 ready, _, _ = select.select([self.fd, self.wake[0]], [], [])
                 if self.wake[0] in ready:
@@ -173,10 +241,7 @@ class _PipeLines:
                 self.buf += chunk
             else:
                 self.eof = True
-        if not self.buf:
-            return None
-        line, _, self.buf = self.buf.partition(b"\n")
-        return line.decode(self.encoding, "replace").rstrip("\r")
+            return
 
 
 class Console:
@@ -190,10 +255,11 @@ class Console:
         stdin = sys.stdin
         self.scripted = stdin is None or not stdin.isatty()
         self.line = 0
+        self.encoding = getattr(stdin, "encoding", None) or "utf-8"
         self._pipe: _PipeLines | None = None
         if self.scripted:
             fd = stdin.fileno() if stdin is not None else -1
-            self._pipe = _PipeLines(fd, getattr(stdin, "encoding", None) or "utf-8")
+            self._pipe = _PipeLines(fd, self.encoding)
 
     def __enter__(self) -> "Console":
         if self._pipe is not None and self._pipe.fd >= 0:
@@ -205,19 +271,41 @@ class Console:
             self._pipe.__exit__(*exc)
 
     def ask(self, prompt: str) -> str:
-        """One line of input, stripped. Raises EOFError at the end of input."""
+        """One line of input, stripped. Raises EOFError at the end of input.
+
+        A line over :data:`MAX_LINE`, or one a terminal gives in another encoding than its own, is a
+        mistake: scripted, it ends the session; interactive, the question is asked again.
+        """
+        while True:
+            try:
+                text = self._read(prompt)
+            except LineTooLong as exc:
+                problem = str(exc)
+            except UnicodeDecodeError:  # input() at a terminal: stdin's errors are strict
+                problem = f"the line is not {self.encoding} text"
+            else:
+                self.line += 1
+                return text.strip()
+            self.line += 1
+            self.mistake(problem)
+
+    def _read(self, prompt: str) -> str:
         if self._pipe is None:
             text = input(prompt)
-        else:
-            print(prompt, end="", flush=True)
-            got = self._pipe.readline() if self._pipe.fd >= 0 else None
-            if got is None:
-                print(flush=True)
-                raise EOFError
-            print(got, flush=True)
-            text = got
-        self.line += 1
-        return text.strip()
+            if len(text) > MAX_LINE:  # a terminal in canonical mode stops at 4095; a raw one does not
+                raise LineTooLong(text[: 4 * SHOWN], "characters")
+            return text
+        print(prompt, end="", flush=True)
+        try:
+            got = read_line(self._pipe, self._pipe.encoding) if self._pipe.fd >= 0 else None
+        except LineTooLong as exc:
+            print(clip(exc.head), flush=True)  # the transcript shows the line's start only
+            raise
+        if got is None:
+            print(flush=True)
+            raise EOFError
+        print(got, flush=True)
+        return got
 
     def say(self, text: str = "") -> None:
         print(text, flush=True)
