@@ -1,30 +1,46 @@
 """``treegen serve``: a small local web server for the browser page and the tree files of a folder.
 
-Standard library only. It serves three kinds of paths, and nothing else:
+Standard library only. It answers only requests whose ``Host`` is the address it serves
+(``127.0.0.1:PORT``, ``localhost:PORT``, ``[::1]:PORT``); any other Host gets 403 on every path, so a web
+page cannot reach the server through DNS rebinding. It serves three kinds of paths, and nothing else:
 
 - ``/`` (and ``/index.html``, ``/style.css``, ``/app.js``): the page in ``treegen/web/``;
-- ``/api/trees``: a JSON list of the tree files (``*.json``) directly inside the trees folder, with the
-  figures read from each file (game, strategy, objective, secrets, total, average, max); a file that is
-  not a readable tree is listed with an ``error`` instead;
-- ``/trees/NAME``: the bytes of one file inside the trees folder. A path that resolves outside the folder
-  (``..``, an absolute path, a symbolic link leading out) gets 403; a missing file 404.
+- ``/api/trees``: a strict JSON list of the tree files directly inside the trees folder, with the figures
+  read from each file (game, strategy, objective, secrets, total, average, max); a file that is not a
+  readable tree (not JSON, nested too deep, NaN, a FIFO, too large, a link loop) is listed with an
+  ``error`` instead;
+- ``/trees/NAME``: the bytes of one tree file: a ``NAME.json`` directly in the folder, not a dotfile; a
+  symbolic link only if it leads to such a file of the same folder. Anything else gets 403 (a path
+  leading out of the folder) or 404 (no such tree file: a subfolder, another suffix, a trailing slash).
 
 The page itself checks every tree it loads (it replays every secret, as ``treegen verify`` does), so the
-listing only reads the figures a file claims.
+listing only reads the figures a file claims. A request that fails for any other reason ends in a 500
+and one line on standard error, never a traceback; each connection is closed after ``Handler.timeout``
+seconds of silence.
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import math
 import os
+import stat
 import sys
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from .files import INPUT_LIMIT, InputError, read_input
 from .rules import TreegenError
+
+# What ``treegen serve --help`` says is served (kept here, next to the code that decides it).
+SERVES = (
+    "Serves the page (/), the listing of trees (/api/trees) and the *.json tree files directly in the\n"
+    "trees folder (/trees/NAME.json; no dotfiles, no subfolders, a link only to such a file of the folder),\n"
+    "nothing else, and only to requests for http://127.0.0.1:PORT/ or http://localhost:PORT/."
+)
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 # The page's own files: name -> content type. Only these are served from WEB_DIR.
@@ -35,10 +51,28 @@ STATIC = {
 }
 LISTING = "/api/trees"
 TREES = "/trees/"
+SUFFIX = ".json"
+# Seconds a connection may stay silent before it is closed: an idle or half-open socket would otherwise
+# hold a thread forever.
+READ_TIMEOUT = 30
+# Names under which the server is reached from this machine (the port is appended).
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 
 
 class ServeError(TreegenError):
-    """A server that cannot start: a missing folder, a busy port, a bad address."""
+    """A server that cannot start: a missing or empty folder, a busy port, a bad address."""
+
+
+class NotServed(ServeError):
+    """A request for a tree file that is not served: ``status`` (403 or 404) and a one-line reason."""
+
+    def __init__(self, status: HTTPStatus, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class _NotStrict(ValueError):
+    """JSON that only Python reads: NaN, Infinity, or a number beyond a double."""
 
 
 def default_trees_dir() -> Path:
@@ -51,16 +85,86 @@ def default_trees_dir() -> Path:
     return shipped if shipped.is_dir() else Path.cwd()
 
 
+def is_tree_name(name: str) -> bool:
+    """Whether ``name`` may name a served file: ``*.json``, one component, not a dotfile."""
+    return name.endswith(SUFFIX) and not name.startswith(".") and "/" not in name and "\0" not in name
+
+
+def _outside(root: str, path: str) -> bool:
+    return os.path.commonpath([root, path]) != root
+
+
+def tree_path(folder: Path, name: str) -> Path:
+    """The file ``/trees/NAME`` reads: ``folder / name`` if that is a served tree file, else NotServed.
+
+    The name is checked as text first (no file is touched for ``..``, a slash or a dotfile), then with
+    ``lstat``, so that a link is followed only after checking that it leads to a tree file of the same
+    folder. Whether the file is regular and small enough is left to the read (:func:`read_file`).
+    """
+    root = os.path.realpath(folder)  # so that a link's target compares with it
+    if "\0" not in name and _outside(root, os.path.normpath(os.path.join(root, name))):
+        raise NotServed(HTTPStatus.FORBIDDEN, f"{name!r} is outside the trees folder")
+    if not is_tree_name(name):
+        raise NotServed(HTTPStatus.NOT_FOUND, f"no tree file {name!r} (only *.json files directly in the folder)")
+    path = os.path.join(root, name)
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):  # missing, a name too long for the file system
+        raise NotServed(HTTPStatus.NOT_FOUND, f"no tree file {name!r}") from None
+    if stat.S_ISLNK(mode):
+        # realpath does not raise on a loop; the read then fails with ELOOP, which the listing reports.
+        target = os.path.realpath(path)
+        if _outside(root, target):
+            raise NotServed(HTTPStatus.FORBIDDEN, f"{name!r} is outside the trees folder")
+        if os.path.dirname(target) != root or not is_tree_name(os.path.basename(target)):
+            raise NotServed(HTTPStatus.FORBIDDEN, f"{name!r} is a link to a file that is not served "
+                                                  "(only *.json files directly in the folder are)")
+    if os.path.isdir(path):  # a folder named *.json (or a link to one) is no file, as in a file manager
+        raise NotServed(HTTPStatus.NOT_FOUND, f"no tree file {name!r} (it is a folder)")
+    return Path(path)
+
+
+def read_file(path: Path) -> bytes:
+    """The bytes of a tree file, refusing a FIFO, a device or a file over INPUT_LIMIT (InputError)."""
+    return read_input(str(path), "tree file", INPUT_LIMIT)
+
+
+def _refuse_constant(name: str):
+    raise _NotStrict("not strict JSON (NaN/Infinity)")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotStrict(f"not strict JSON (a number too large: {text[:20]})")
+    return value
+
+
+def _scalar(value):
+    """A listed provenance figure: a JSON scalar (finite by parsing), else TypeError (not a tree file)."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    raise TypeError
+
+
 def describe_file(path: Path) -> dict | None:
     """The listing entry of one file: the figures it records, or ``error`` if it is not a readable tree;
     None for a value file (``treegen value``), which holds mixed strategies the page does not play."""
     entry: dict = {"file": path.name}
     try:
-        obj = json.loads(path.read_bytes())
-    except OSError as exc:
-        entry["error"] = f"cannot read it: {exc.strerror or exc}"
+        # Strict JSON only: the listing is sent with allow_nan=False, and the page's JSON.parse would
+        # refuse NaN anyway.
+        obj = json.loads(read_file(path), parse_constant=_refuse_constant, parse_float=_finite)
+    except InputError as exc:
+        entry["error"] = str(exc)
         return entry
-    except (ValueError, UnicodeDecodeError):
+    except _NotStrict as exc:
+        entry["error"] = str(exc)
+        return entry
+    except RecursionError:
+        entry["error"] = "not JSON treegen reads (nested too deep)"
+        return entry
+    except ValueError:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits
         entry["error"] = "not JSON"
         return entry
     if isinstance(obj, dict) and obj.get("format") == "treegen-value":
@@ -72,73 +176,153 @@ def describe_file(path: Path) -> dict | None:
         secrets, total, most = stats["secrets"], stats["total"], stats["max_guesses"]
         if not all(type(v) is int for v in (secrets, total, most)) or secrets <= 0:
             raise TypeError
+        game, strategy = obj["game"]["name"], obj["strategy"]
+        if not (isinstance(game, str) and isinstance(strategy, str)):
+            raise TypeError
         provenance = obj.get("provenance") if isinstance(obj.get("provenance"), dict) else {}
         entry.update(
-            game=str(obj["game"]["name"]),
-            strategy=str(obj["strategy"]),
-            objective=provenance.get("objective"),
-            cap=provenance.get("max_guesses"),
+            game=game,
+            strategy=strategy,
+            objective=_scalar(provenance.get("objective")),
+            cap=_scalar(provenance.get("max_guesses")),
             hard=provenance.get("consistent_only") is True,
-            at_worst=provenance.get("at_worst"),
+            at_worst=_scalar(provenance.get("at_worst")),
             secrets=secrets,
             total=total,
             average=round(total / secrets, 4),
             max=most,
         )
-    except (AttributeError, KeyError, TypeError):
+    except (AttributeError, KeyError, TypeError, OverflowError):
         entry = {"file": path.name, "error": "not a treegen tree file"}
     return entry
 
 
 def listing(folder: Path) -> list[dict]:
-    """The listing of every ``*.json`` file directly inside ``folder`` (links leading out of it left out,
-    value files too), sorted by file name."""
-    entries = (describe_file(p) for p in sorted(folder.glob("*.json")) if p.is_file() and resolve_inside(folder, p.name))
-    return [e for e in entries if e is not None]
+    """The listing of every tree file :func:`tree_path` serves from ``folder`` (links leading out and value
+    files left out), sorted by file name; a file that cannot be read is listed with its ``error``."""
+    root = Path(os.path.realpath(folder))
+    entries = []
+    for name in sorted(os.listdir(root)):
+        if not is_tree_name(name):
+            continue
+        try:
+            path = tree_path(root, name)
+        except NotServed:
+            continue
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            # The page could not ask for it (a URL is UTF-8), so say why instead of listing a dead row.
+            shown = os.fsencode(name).decode("utf-8", "replace")
+            entries.append({"file": shown, "error": "its name is not UTF-8; rename it to serve it"})
+            continue
+        entry = describe_file(path)
+        if entry is not None:
+            entries.append(entry)
+    return entries
 
 
-def resolve_inside(folder: Path, name: str) -> Path | None:
-    """``folder / name`` with links resolved, or None if that lies outside ``folder``."""
-    root = folder.resolve()
-    target = (root / name).resolve()
-    return target if target == root or root in target.parents else None
+def listing_body(folder: Path) -> bytes:
+    """``/api/trees``: the folder and its listing as strict JSON (no NaN or Infinity)."""
+    return json.dumps({"folder": str(folder), "trees": listing(folder)}, allow_nan=False).encode()
+
+
+def _quiet(exc: BaseException) -> bool:
+    """A client that went away or stayed silent: nothing to answer and nothing to report."""
+    return isinstance(exc, (ConnectionError, TimeoutError))
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__
 
 
 class Handler(BaseHTTPRequestHandler):
-    """Serves the page, the listing and the tree files of ``self.trees`` (GET and HEAD only)."""
+    """Serves the page, the listing and the tree files of ``self.trees`` (GET and HEAD only), to requests
+    whose Host is one of ``self.hosts``."""
 
     server_version = "treegen"
     trees: Path = Path(".")
+    hosts: frozenset = frozenset()
+    url = ""  # the address the server prints, named in a refusal
+    timeout = READ_TIMEOUT  # socketserver applies it to the connection's socket
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - BaseHTTPRequestHandler API
         pass  # one line per request would bury the URL the user needs
 
+    def handle(self) -> None:
+        """One connection; an error reading or writing it (a reset, a timeout) is not the user's concern."""
+        try:
+            super().handle()
+        except Exception as exc:  # noqa: BLE001 - a request must never print a traceback
+            if not _quiet(exc):
+                print(f"treegen serve: {_one_line(exc)}", file=sys.stderr, flush=True)
+
     def do_HEAD(self) -> None:  # noqa: N802 - BaseHTTPRequestHandler API
-        self._respond(head=True)
+        self._answer(head=True)
 
     def do_GET(self) -> None:  # noqa: N802 - BaseHTTPRequestHandler API
-        self._respond(head=False)
+        self._answer(head=False)
+
+    def _answer(self, head: bool) -> None:
+        self._started = False
+        try:
+            self._respond(head)
+        except Exception as exc:  # noqa: BLE001 - any failure answers 500 in one line
+            if _quiet(exc):
+                raise  # handle() drops the connection without a word
+            print(f"treegen serve: {self.command} {self.path[:200]}: {_one_line(exc)}", file=sys.stderr, flush=True)
+            if self._started:
+                self.close_connection = True  # too late for a status: cut the response short
+            else:
+                self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {_one_line(exc)}", head)
+
+    def _path(self) -> str | None:
+        """The request's path, percent-decoded; None if the request is not for this server.
+
+        A page of another site that reaches this server through DNS rebinding still sends its own host
+        name, as Host or in an absolute URL (``GET http://evil.example/...``): both must name this server.
+        """
+        given = self.headers.get_all("Host") or []
+        if len(given) != 1 or given[0].strip().lower() not in self.hosts:
+            return None
+        raw = self.path
+        if not raw.startswith("/"):
+            try:
+                parts = urlsplit(raw)
+            except ValueError:  # a malformed URL ("http://[x/")
+                return None
+            if parts.scheme.lower() != "http" or parts.netloc.lower() not in self.hosts:
+                return None
+            raw = parts.path or "/"
+        # A path of the form //x is a path here, not a host (urlsplit would read x as one).
+        return unquote(raw.split("?", 1)[0].split("#", 1)[0])
 
     def _respond(self, head: bool) -> None:
-        path = unquote(urlsplit(self.path).path)
+        path = self._path()
+        if path is None:
+            given = ", ".join(repr(h[:100]) for h in self.headers.get_all("Host") or []) or "none"
+            return self._error(HTTPStatus.FORBIDDEN, f"this server answers only requests for {self.url} "
+                                                     f"(or localhost); the request was for host {given}", head)
         if path == "/":
             path = "/index.html"
         if path == LISTING:
-            body = json.dumps({"folder": str(self.trees), "trees": listing(self.trees)}).encode()
+            try:
+                body = listing_body(self.trees)
+            except OSError as exc:
+                return self._error(HTTPStatus.INTERNAL_SERVER_ERROR,
+                                   f"cannot list the trees folder {self.trees}: {exc.strerror or exc}", head)
             return self._send(HTTPStatus.OK, "application/json", body, head)
         if path.startswith(TREES):
             name = path[len(TREES):]
             if not name:
                 return self._error(HTTPStatus.NOT_FOUND, "no tree file named; the list is at " + LISTING, head)
-            target = resolve_inside(self.trees, name) if "\0" not in name else None
-            if target is None:
-                return self._error(HTTPStatus.FORBIDDEN, f"{name!r} is outside the trees folder", head)
-            if not target.is_file():
-                return self._error(HTTPStatus.NOT_FOUND, f"no tree file {name!r}", head)
             try:
-                body = target.read_bytes()
-            except OSError as exc:
-                return self._error(HTTPStatus.FORBIDDEN, f"cannot read {name!r}: {exc.strerror}", head)
+                body = read_file(tree_path(self.trees, name))
+            except NotServed as exc:
+                return self._error(exc.status, str(exc), head)
+            except InputError as exc:  # a FIFO, a device, a file too large, a link loop
+                return self._error(HTTPStatus.FORBIDDEN, str(exc), head)
             return self._send(HTTPStatus.OK, "application/json", body, head)
         name = path.lstrip("/")
         if name in STATIC:
@@ -149,6 +333,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send(status, "text/plain; charset=utf-8", (message + "\n").encode(), head)
 
     def _send(self, status: HTTPStatus, ctype: str, body: bytes, head: bool) -> None:
+        self._started = True
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -158,26 +343,56 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-def make_server(trees: str | os.PathLike | None, port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
-    """A bound (not yet serving) server for the page and the tree files of ``trees``.
+class Server(ThreadingHTTPServer):
+    """The threading server, with a listen queue for a page's burst of requests, and one line instead of
+    a traceback for anything a request raises past the handler."""
 
-    Raises :class:`ServeError` for a missing folder, a port out of range or in use.
+    request_queue_size = 128  # the default 5 makes a burst of connections wait for SYN retries
+
+    def handle_error(self, request, client_address) -> None:
+        exc = sys.exc_info()[1]
+        if exc is not None and not _quiet(exc):
+            print(f"treegen serve: {_one_line(exc)}", file=sys.stderr, flush=True)
+
+
+def _allowed_hosts(host: str, port: int) -> frozenset:
+    names = {*LOOPBACK_NAMES, f"[{host}]" if ":" in host else host}
+    hosts = {f"{name}:{port}" for name in names}
+    if port == 80:  # a browser leaves the default port out of Host
+        hosts |= names
+    return frozenset(h.lower() for h in hosts)
+
+
+def make_server(trees: str | os.PathLike | None, port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    """A bound (not yet serving) server for the page and the tree files of ``trees`` (None: the default
+    folder), answering only requests whose Host is ``127.0.0.1``, ``localhost`` or ``[::1]`` with the
+    bound port.
+
+    Raises :class:`ServeError` for an empty or missing folder, a port out of range or in use.
     """
+    if trees is not None and os.fspath(trees) in ("", b""):
+        # Path("") is the current folder: an empty --trees (an unset variable) must not serve it.
+        raise ServeError("the --trees folder is empty; give a folder of tree files, or leave --trees out "
+                         "for the default")
     folder = Path(trees) if trees is not None else default_trees_dir()
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         raise ServeError(f"trees folder {folder} {what}; give a folder of tree files with --trees DIR")
     if not 0 <= port <= 65535:
         raise ServeError(f"--port must be 0 to 65535 (0 picks a free port), not {port}")
-    handler = type("TreesHandler", (Handler,), {"trees": folder.resolve()})
+    handler = type("TreesHandler", (Handler,), {"trees": Path(os.path.realpath(folder))})
     try:
-        return ThreadingHTTPServer((host, port), handler)
+        server = Server((host, port), handler)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ServeError(f"port {port} on {host} is in use; pick another with --port N, or --port 0 for a free one") from None
         if exc.errno == errno.EACCES:
             raise ServeError(f"no permission to listen on port {port}; use a port above 1023, or --port 0") from None
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    bound = server.server_address[1]
+    handler.hosts = _allowed_hosts(host, bound)
+    handler.url = f"http://{f'[{host}]' if ':' in host else host}:{bound}/"
+    return server
 
 
 def run(trees: str | None, port: int, open_browser: bool = False) -> int:
@@ -211,4 +426,7 @@ def run(trees: str | None, port: int, open_browser: bool = False) -> int:
     return 0
 
 
-__all__ = ["ServeError", "default_trees_dir", "describe_file", "listing", "make_server", "resolve_inside", "run"]
+__all__ = [
+    "SERVES", "NotServed", "ServeError", "default_trees_dir", "describe_file", "is_tree_name", "listing",
+    "listing_body", "make_server", "read_file", "run", "tree_path",
+]
