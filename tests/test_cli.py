@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from clitools import run, run_main
+from clitools import TREEGEN, run, run_main
 
 from treegen.rules import PRESETS
 
@@ -313,3 +313,83 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path):
         for p in workers:  # whatever the outcome, leave no process behind
             if _alive(p):
                 os.kill(p, signal.SIGKILL)
+
+
+# -- bad values refused up front (issue #40: seeds, empty values, nan, Unicode digits) ---------------
+
+@pytest.mark.parametrize("argv,words", [
+    (["build", "-s", "random-consistent", "--seed", "-1"], "argument --seed: the value must be from 0 to 18446744073709551615, not -1"),
+    (["build", "-s", "random-consistent", "--seed", str(2**64)], "argument --seed: the value must be from 0 to 18446744073709551615, not 18446744073709551616"),
+    (["play", "--host", "--seed", "\uff17", "--tree", "x.json"], "argument --seed: the value must be a whole number in ASCII digits"),
+    (["static", "--game", "mm:2:3", "--seed", str(2**31)], "argument --seed: the value must be from 0 to 2147483647"),
+    (["static", "--game", "mm:2:3", "--guesses", ""], "argument --guesses: the value is empty"),
+    (["static", "--game", "mm:2:3", "--guesses", "  "], "argument --guesses: the value is empty"),
+    (["serve", "--trees", ""], "argument --trees: the value is empty"),
+    (["solve", "--game", ""], "argument --game/-g: the value is empty"),
+    (["static", "--game", "mm:2:3", "--time-limit", "nan"], "argument --time-limit: the value must be a positive number of seconds"),
+    (["static", "--game", "mm:2:3", "--time-limit", "-5"], "argument --time-limit: the value must be a positive number of seconds"),
+    (["candidates", "--limit", "9" * 5000], "argument --limit: the value must be from 0 to 1000000000, not a number of 5000 digits"),
+])
+def test_bad_values_are_refused_before_any_work(capsys, argv, words):
+    status, out, err = run_main(capsys, *argv)
+    assert status == 2 and out == "", err
+    assert err.count("\n") == 1 and words in err, err
+
+
+def test_python_dash_m_treegen_runs_the_command():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "treegen", "hint", "5346", "5234"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1A2B\n", "")
+
+
+def test_output_in_an_encoding_without_the_characters_is_replaced(tmp_path):
+    """A strategy name latin-1 (or ASCII) cannot hold prints as '?' instead of failing with exit 3."""
+    import json
+    import os
+    import subprocess
+
+    tree = json.loads(open(os.path.join(os.path.dirname(__file__), "..", "trees", "mastermind-optimal-average.json")).read())
+    tree["strategy"] = "最优-✓"
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(tree), encoding="utf-8")
+    for encoding in ("latin-1", "ascii"):
+        env = dict(os.environ, PYTHONIOENCODING=encoding)
+        done = subprocess.run([TREEGEN, "show", str(path), "--depth", "0"], capture_output=True, timeout=60, env=env)
+        assert done.returncode == 0, done.stderr
+        assert b"strategy" in done.stdout and b"?" in done.stdout and done.stderr == b""
+
+
+@pytest.mark.parametrize("argv", [
+    ["build", "-s", "entropy", "--game", "bc:6:10", "--memory", "1G", "-o", "{tmp}/b.json"],  # minutes
+    ["static", "--game", "bulls-cows", "-q", "-o", "{tmp}/s.json"],
+    ["play", "--tree", "trees/mastermind-optimal-average.json"],
+])
+def test_sigterm_ends_every_command_with_one_line_and_143(tmp_path, argv):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    root = os.path.join(os.path.dirname(__file__), "..")
+    argv = [a.format(tmp=tmp_path) for a in argv]
+    proc = subprocess.Popen([TREEGEN, *argv], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # past the start-up: the command is working (or, for play, waiting for a hint)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines()[-1] == "treegen: terminated" and "Traceback" not in err, err
+    assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+def test_the_readme_output_file_is_ignored_by_git():
+    import os
+    import subprocess
+
+    root = os.path.join(os.path.dirname(__file__), "..")
+    if not os.path.isdir(os.path.join(root, ".git")):
+        pytest.skip("not a git checkout")
+    done = subprocess.run(["git", "check-ignore", "-q", "bulls-cows.json"], cwd=root)
+    assert done.returncode == 0

@@ -119,3 +119,119 @@ def test_solve_writes_through_a_symlink(places, capsys):
 def test_build_refuses_special_outputs_too(places, capsys):
     status, out, err = run_main(capsys, "build", "--game", "bc:2:4", "--strategy", "minimax", "-o", str(places / "fifo"))
     assert status == 2 and "it is a named pipe, not a regular file" in err and err.count("\n") == 1, err
+
+
+# -- short writes, full disks, inputs that are not files, permissions kept ----------------------------
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 64 KB tmpfs, full after one bulls-cows export; root only (skipped otherwise), unmounted after."""
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+BC_TREE = os.path.join(os.path.dirname(__file__), "..", "trees", "bulls-cows-optimal-average.json")
+
+
+def test_short_write_to_stdout_is_an_error(tiny_disk):
+    """Python's own stdout drops the tail of a write the disk only partly takes and exits 0; treegen
+    reports it (one line, exit 2), for standard output redirected to a full disk and for /dev/full."""
+    import subprocess
+
+    from clitools import TREEGEN
+
+    out = tiny_disk / "paths.txt"
+    with open(out, "wb") as f:
+        done = subprocess.run([TREEGEN, "export", "paths", BC_TREE], stdout=f, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == ["treegen: error: cannot write the output: No space left on device"]
+    with open("/dev/full", "wb") as f:
+        done = subprocess.run([TREEGEN, "games"], stdout=f, stderr=subprocess.PIPE, text=True)
+    assert (done.returncode, done.stderr) == (2, "treegen: error: cannot write the output: No space left on device\n")
+
+
+def test_short_write_to_a_file_leaves_nothing(tiny_disk, capsys):
+    out = tiny_disk / "paths.txt"
+    status, _, err = run_main(capsys, "export", "paths", BC_TREE, "-o", str(out))
+    assert status == 2 and "No space left on device" in err
+    assert os.listdir(tiny_disk) == []  # neither a partial file nor a temporary one
+
+
+def test_write_all_retries_short_writes(tmp_path):
+    r, w = os.pipe()
+    os.set_blocking(w, True)
+    data = os.urandom(1 << 20)  # more than a pipe holds: the writes come back short
+    import threading
+
+    got = bytearray()
+
+    def drain():
+        while chunk := os.read(r, 1 << 16):
+            got.extend(chunk)
+
+    t = threading.Thread(target=drain)
+    t.start()
+    files.write_all(w, data)
+    os.close(w)
+    t.join()
+    os.close(r)
+    assert bytes(got) == data
+
+
+@pytest.mark.parametrize("make", ["fifo", "device", "folder", "huge"])
+def test_inputs_that_are_not_regular_files_are_refused(tmp_path, capsys, make):
+    """verify and import refuse (exit 2, at once) what would hang (a FIFO), never end (/dev/zero) or eat
+    memory; standard input stays accepted."""
+    path = tmp_path / "in.json"
+    if make == "fifo":
+        os.mkfifo(path)
+    elif make == "device":
+        path.symlink_to("/dev/zero")
+    elif make == "folder":
+        path.mkdir()
+    else:
+        with open(path, "wb") as f:
+            f.truncate(files.INPUT_LIMIT + 1)  # sparse: no disk used
+    for argv in (["verify", str(path)], ["import", "paths", str(path), "-o", str(tmp_path / "o.json")],
+                 ["show", str(path)], ["export", "paths", str(path)]):
+        status, out, err = run_main(capsys, *argv)
+        assert status == 2, (argv, err)
+        assert err.count("\n") == 1 and ("not a regular file" in err or "more than" in err), err
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_standard_input_is_still_read(capsys, monkeypatch):
+    import io
+    import sys
+
+    with open(BC_TREE, "rb") as f:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(f.read())))
+    status, out, err = run_main(capsys, "verify", "-")
+    assert status == 0 and "valid tree" in out, err
+
+
+def test_replacing_a_file_keeps_its_mode_and_owner(tmp_path, capsys):
+    private = tmp_path / "private.json"
+    private.write_text("old")
+    os.chmod(private, 0o600)
+    if os.geteuid() == 0:
+        os.chown(private, 65534, 65534)  # nobody: root may give a file away, and must keep it given
+    link = tmp_path / "link.json"
+    link.symlink_to(private)
+    for out in (private, link):
+        status, _, err = run_main(capsys, "export", "paths", BC_TREE, "-o", str(out))
+        assert status == 0, err
+        st = os.stat(private)
+        assert oct(st.st_mode & 0o777) == oct(0o600)
+        if os.geteuid() == 0:
+            assert (st.st_uid, st.st_gid) == (65534, 65534)
+    assert os.path.islink(link) and private.read_text().startswith("# treegen:")

@@ -222,7 +222,7 @@ def test_bad_starts_are_one_line_errors(tmp_path):
             (["serve", "--port", str(port), "--trees", str(tmp_path)], f"port {port} on 127.0.0.1 is in use"),
             (["serve", "--port", "0", "--trees", str(tmp_path / "nope")], "does not exist"),
             (["serve", "--port", "0", "--trees", str(Path(__file__))], "is not a folder"),
-            (["serve", "--port", "70000"], "--port must be 0 to 65535"),
+            (["serve", "--port", "70000"], "argument --port/-p: the value must be from 0 to 65535, not 70000"),
         ]
         for argv, words in cases:
             proc = subprocess.run([TREEGEN, *argv], capture_output=True, text=True, timeout=60)

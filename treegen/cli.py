@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import re
 import sys
 
 from . import __version__
@@ -46,6 +47,15 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # noqa: D401 - argparse API
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
+    def format_help(self) -> str:
+        # A description that needs a module import is built only when help is asked for (``serve``'s text
+        # lives in treegen.serve, whose http.server import would slow every command's start).
+        more = getattr(self, "describe_more", None)
+        if more is not None:
+            self.description = f"{self.description}\n\n{more()}"
+            self.describe_more = None
+        return super().format_help()
+
 
 def _add_game(p: argparse.ArgumentParser) -> None:
     p.add_argument(
@@ -55,6 +65,41 @@ def _add_game(p: argparse.ArgumentParser) -> None:
         metavar="G",
         help=f"a preset ({', '.join(PRESETS)}) or a spec bc:P:N / mm:P:N (default: {DEFAULT_GAME})",
     )
+
+
+# -- argument types: every number a user types goes through rules.parse_int (ASCII digits, a range) ------
+SEED_MAX = 2**64 - 1  # numpy's and Python's generators take any seed; 64 bits is what a user can mean
+
+
+def _whole(lo: int | None = None, hi: int | None = None):
+    """An argparse type: a whole number in ASCII digits within ``lo..hi`` (``int`` would take ``１``, ``1_0``
+    and 5000 digits, and fail far later, or with a traceback)."""
+    from .rules import NumberError, parse_int
+
+    def whole(text: str) -> int:
+        try:
+            return parse_int(text, "the value", lo, hi)
+        except NumberError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return whole
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds (``float`` takes ``nan`` and ``inf``)."""
+    raw = text.strip()
+    if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9}", raw) or float(raw) <= 0:
+        shown = raw if len(raw) <= 40 else raw[:37] + "..."
+        raise argparse.ArgumentTypeError(f"the value must be a positive number of seconds such as 600 or 0.5, not {shown!r}")
+    return float(raw)
+
+
+def _text(text: str) -> str:
+    """An argparse type for every text option: an empty value is refused, as ``-o ''`` always was (an empty
+    ``--guesses`` would start a long search; an empty ``--trees`` would serve the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the value is empty; give one")
+    return text
 
 
 # -- games, hint, candidates -----------------------------------------------------------------------
@@ -608,6 +653,12 @@ def cmd_serve(args) -> int:
     return serve.run(args.trees, args.port, args.open)
 
 
+def _serves() -> str:
+    from .serve import SERVES
+
+    return SERVES
+
+
 def cmd_static(args) -> int:
     """``treegen static``: the least static set (or one of --size K), proved by the depth-first search or
     CP-SAT (``--method``); see treegen/static.py and treegen/static_search.py.
@@ -712,7 +763,7 @@ def _add_heuristic_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first", default=None, metavar="CODE",
                    help="the opening guess (default: scored strategies choose it by their score, others the lowest code)")
     p.add_argument("--consistent-only", action="store_true", help="scored strategies guess only possible codes")
-    p.add_argument("--seed", type=int, default=None, metavar="N", help="random-consistent: the random seed (default 0)")
+    p.add_argument("--seed", type=_whole(0, SEED_MAX), default=None, metavar="N", help="random-consistent: the random seed (default 0)")
     p.add_argument(
         "--tie", choices=("possible", "paper"), default="possible",
         help="equal scores go to the lowest possible code (possible, default) or as seed 001's program "
@@ -728,9 +779,9 @@ def _add_memory(p: argparse.ArgumentParser) -> None:
 
 def _add_live_options(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--strategy", default=None, metavar="S", help=help)
-    p.add_argument("--threshold", type=int, default=None, metavar="T",
+    p.add_argument("--threshold", type=_whole(0, 10**9), default=None, metavar="T",
                    help="hybrid: guess the first possible code while more than T remain (default 2000)")
-    p.add_argument("--guess-sample", type=int, default=None, metavar="K",
+    p.add_argument("--guess-sample", type=_whole(0, 10**9), default=None, metavar="K",
                    help="hybrid: score the possible codes plus K random others (default 1000)")
     _add_memory(p)
 
@@ -850,7 +901,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_game(p)
     p.add_argument("history", nargs="*", metavar="GUESS=HINT", help="a guess and the hint it got")
-    p.add_argument("--limit", type=int, default=20, metavar="N", help="show at most N secrets (0: all; default 20)")
+    p.add_argument("--limit", type=_whole(0, 10**9), default=20, metavar="N", help="show at most N secrets (0: all; default 20)")
 
     p = command(
         "verify", cmd_verify,
@@ -863,7 +914,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen verify trees/mastermind-value.json   # a value file: both strategies, exactly\n",
     )
     p.add_argument("file", metavar="FILE", nargs="+", help="tree files or value files (docs/tree-format.md); - reads standard input")
-    p.add_argument("--max-guesses", type=int, default=None, metavar="N", help="fail if a secret needs more than N guesses")
+    p.add_argument("--max-guesses", type=_whole(None, 10**9), default=None, metavar="N", help="fail if a secret needs more than N guesses")
     _add_tree_game(p)
 
     p = command(
@@ -889,7 +940,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the tree file to play with (required, except with --host --evil or --strategy)")
     p.add_argument("--secret", "-s", default=None, metavar="CODE", help="play this secret without asking")
     p.add_argument("--host", action="store_true", help="pick a random secret and score your guesses")
-    p.add_argument("--seed", type=int, default=None, metavar="N", help="with --host: pick the secret reproducibly")
+    p.add_argument("--seed", type=_whole(0, SEED_MAX), default=None, metavar="N", help="with --host: pick the secret reproducibly")
     p.add_argument("--evil", action="store_true",
                    help="with --host: hold no secret; answer each guess with the consistent hint that leaves "
                    "you the most guesses in the worst case")
@@ -908,7 +959,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  cat bc.json | treegen show -     # standard input\n",
     )
     p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md); - reads standard input")
-    p.add_argument("--depth", "-d", type=int, default=2, metavar="D", help="levels of guesses to show (default 2)")
+    p.add_argument("--depth", "-d", type=_whole(None, 10**9), default=2, metavar="D", help="levels of guesses to show (default 2)")
     _add_tree_game(p)
 
     p = command(
@@ -941,7 +992,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("format", metavar="FORMAT", help="paths, irving, arfst23, arfst23-yml, dot or csv")
     p.add_argument("file", metavar="FILE", help="a tree file (docs/tree-format.md)")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write here (atomically) instead of stdout")
-    p.add_argument("--depth", "-d", type=int, default=None, metavar="N", help="dot: draw only the first N levels")
+    p.add_argument("--depth", "-d", type=_whole(0, 10**9), default=None, metavar="N", help="dot: draw only the first N levels")
     p.add_argument("--alphabet", default=None, metavar="FROM=TO",
                    help="write the game's symbol TO[i] as FROM[i], e.g. 012345=123456 (not for dot, csv)")
     p.add_argument("--bare", action="store_true",
@@ -976,11 +1027,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game(p)
     p.add_argument("--strategy", "-s", default="all", metavar="S|all", help="one strategy, or all that apply (default)")
     _add_heuristic_options(p)
-    p.add_argument("--sample", type=int, default=None, metavar="N",
+    p.add_argument("--sample", type=_whole(0, 10**9), default=None, metavar="N",
                    help="play N random secrets (--seed) without building trees; games of up to 10 positions")
-    p.add_argument("--threshold", type=int, default=None, metavar="T",
+    p.add_argument("--threshold", type=_whole(0, 10**9), default=None, metavar="T",
                    help="hybrid: guess the first possible code while more than T remain (default 2000)")
-    p.add_argument("--guess-sample", type=int, default=None, metavar="K",
+    p.add_argument("--guess-sample", type=_whole(0, 10**9), default=None, metavar="K",
                    help="hybrid: score the possible codes plus K random others (default 1000)")
     _add_memory(p)
 
@@ -999,12 +1050,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--objective", choices=("average", "worst", "crush"), default="average",
                    help="average: least total guesses; worst: least maximum, then least total; crush: least "
                    "maximum, then fewest secrets needing it, then least total (default average)")
-    p.add_argument("--max-guesses", type=int, default=None, metavar="N",
+    p.add_argument("--max-guesses", type=_whole(None, 10**9), default=None, metavar="N",
                    help="every secret must be solved within N guesses (exit 1 with a proof if impossible)")
     p.add_argument("-o", "--output", default=None, metavar="FILE",
                    help="where to write the tree (default GAME-optimal-OBJECTIVE.json); a symlink is written "
                    "through to its target")
-    p.add_argument("--workers", type=int, default=None, metavar="K",
+    p.add_argument("--workers", type=_whole(None, 10**9), default=None, metavar="K",
                    help="worker processes (default and most: every core); the output is the same for any K")
     p.add_argument("--executor", choices=("processes", "ray"), default="processes",
                    help="where subproblems run: local worker processes (default) or Ray (pip install -e '.[ray]')")
@@ -1035,7 +1086,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen serve --open                 # http://127.0.0.1:8000/ in your browser\n"
         "  treegen serve --trees my-trees/ --port 0   # any free port; the URL is printed\n",
     )
-    p.add_argument("--port", "-p", type=int, default=8000, metavar="N", help="port to listen on (0: any free port; default 8000)")
+    p.describe_more = _serves
+    p.add_argument("--port", "-p", type=_whole(0, 65535), default=8000, metavar="N", help="port to listen on (0: any free port; default 8000)")
     p.add_argument("--trees", default=None, metavar="DIR",
                    help="folder of tree files to list (default: the repository's trees/ when run from a checkout, else the current folder)")
     p.add_argument("--open", action="store_true", help="open the page in the default web browser")
@@ -1051,7 +1103,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  the best set so far is written, marked proved_minimum: false\n",
     )
     _add_game(p)
-    p.add_argument("--size", type=int, default=None, metavar="K",
+    p.add_argument("--size", type=_whole(0, 10**9), default=None, metavar="K",
                    help="find a set of exactly K guesses or prove that none exists (exit 1)")
     p.add_argument("--objective", choices=("size", "average"), default="size",
                    help="size: least number of guesses (default); average: least total among least sets, "
@@ -1059,15 +1111,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--guesses", default=None, metavar="CODES",
                    help="check and write this set (codes separated by spaces or commas) instead of searching")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="where to write the tree (default GAME-static.json)")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+    p.add_argument("--time-limit", type=_seconds, default=None, metavar="S",
                    help="stop after S seconds and report the best bounds (exit 4)")
     p.add_argument("--method", choices=("dfs", "cp-sat"), default="dfs",
                    help="how each symmetry case is decided: dfs, the compiled depth-first search (default), "
                    "or cp-sat, OR-Tools CP-SAT with lazy separation clauses; both give the same answer")
-    p.add_argument("--workers", type=int, default=2, metavar="N",
+    p.add_argument("--workers", type=_whole(None, 10**9), default=2, metavar="N",
                    help="threads of the depth-first search, or CP-SAT workers (default 2)")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="CP-SAT random seed (default 0)")
-    p.add_argument("--memory", type=int, default=None, metavar="MB",
+    p.add_argument("--seed", type=_whole(0, 2**31 - 1), default=0, metavar="N", help="CP-SAT random seed (default 0)")
+    p.add_argument("--memory", type=_whole(0, 10**9), default=None, metavar="MB",
                    help="cp-sat: cap each CP-SAT call at MB megabytes (it then stops, exit 4)")
     p.add_argument("--case-log", default=None, metavar="FILE",
                    help="write one JSON line per symmetry case: size, fixed codes, bound, status, seconds, "
@@ -1084,23 +1136,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_game(p)
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="where to write the value file (default GAME-value.json)")
-    p.add_argument("--workers", "-j", type=int, default=None, metavar="N",
+    p.add_argument("--workers", "-j", type=_whole(None, 10**9), default=None, metavar="N",
                    help="processes for the ordinary search (default: the cores; weighted searches run in one)")
     p.add_argument("--recheck", default=None, metavar="FILE",
                    help="check a value file and rerun the search behind its lower bound (exit 1 if it fails)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
+    # Every text option refuses an empty value (-o and --checkpoint keep their own check and words, in
+    # files.output_file and files.output_folder).
+    for each in sub.choices.values():
+        for action in each._actions:
+            if isinstance(action, argparse._StoreAction) and action.option_strings and action.type is None \
+                    and action.dest not in ("output", "checkpoint"):
+                action.type = _text
     return parser
 
 
 def _flush_stdout() -> int | None:
     """Flush standard output inside main's handlers rather than at exit, where a failure would print
     Python's own message: None when all is well, else the exit status after a one-line message."""
+    if sys.stdout is None:  # started with standard output closed: print() wrote nothing, nothing to flush
+        return None
     try:
         sys.stdout.flush()
         return None
     except BrokenPipeError:
         status = None  # output piped into `head` and closed early: not an error of ours
+    except TreegenError as exc:  # files.checked_stdout's "cannot write the output: ..."
+        print(f"treegen: error: {exc}", file=sys.stderr)
+        status = EXIT_USAGE
     except OSError as exc:
         print(f"treegen: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         status = EXIT_USAGE
@@ -1111,11 +1175,20 @@ def _flush_stdout() -> int | None:
     return status
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived (see :func:`run`). A BaseException, like KeyboardInterrupt, so that no ``except
+    Exception`` on the way up takes it for an error; unlike KeyboardInterrupt, so that a command that
+    handles Ctrl-C in its own way (play's prompt) does not take it for one."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         status = int(args.func(args) or 0)
+    except Terminated:
+        print("treegen: terminated", file=sys.stderr)
+        status = EXIT_SIGTERM
     except TreegenError as exc:
         print(f"treegen: error: {exc}", file=sys.stderr)
         status = EXIT_USAGE
@@ -1145,6 +1218,20 @@ def run() -> None:
     """The ``treegen`` command: :func:`main`, then exit with its status. The garbage collector is frozen
     first: the interpreter's last collection would walk every object that numba's compiles and cache
     loads left behind, about 0.2 s of a one-second solve, to free memory the system frees at exit anyway."""
+    import signal
+
+    def terminate(signum, frame):
+        raise Terminated
+
+    # Every command ends on SIGTERM with one line and exit 143; solve and serve install their own handler,
+    # which also says what was (not) written.
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        from .files import checked_stdout
+
+        sys.stdout = checked_stdout()
+    except (AttributeError, OSError, ValueError):
+        pass  # no usable standard output (closed, or not a file): keep Python's own
     status = main()
     gc.freeze()
     sys.exit(status)

@@ -9,6 +9,8 @@ do): the link stays, the file it points to is replaced atomically. A link to a m
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import stat
 import sys
@@ -152,29 +154,41 @@ def output_folder(path: str, what: str = "checkpoint folder") -> bool:
 def write_atomic(path: str, data: bytes, what: str = "output file", durable: bool = True) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename.
 
-    On any error no partial file is left and an existing file at ``path`` is untouched. A symlink is
-    written through to its target. ``durable`` also fsyncs before the rename.
+    On any error (a short write included) no partial file is left and an existing file at ``path`` is
+    untouched. A symlink is written through to its target. The file replaced keeps its permission bits and
+    its owner (a private 600 file stays private; a rename would otherwise give the new file the default
+    mode). ``durable`` also fsyncs before the rename.
     """
     target = os.path.realpath(path) if os.path.islink(path) else path
     try:
-        mode = os.stat(target).st_mode
+        old = os.stat(target)
     except OSError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
         # A rename would replace the folder entry of a FIFO or device: never clobber one.
-        raise OutputError(f"cannot write {what} {path}: it is {_describe(mode)}, not a regular file")
+        raise OutputError(f"cannot write {what} {path}: it is {_describe(old.st_mode)}, not a regular file")
     directory, name = os.path.split(target)
     tmp = os.path.join(directory, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        # A file being replaced: create the temporary file private (0600), so its contents are never
+        # readable by more people than the old file allowed, then give it the old mode and owner.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if old is None else 0o600)
     except OSError as exc:
         raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        try:
+            write_all(fd, data)
+            if old is not None:
+                if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                    try:
+                        os.fchown(fd, old.st_uid, old.st_gid)
+                    except PermissionError:
+                        pass  # only root may give a file away; the mode below still holds
+                os.fchmod(fd, stat.S_IMODE(old.st_mode))
             if durable:
-                f.flush()
-                os.fsync(f.fileno())
+                os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, target)
     except BaseException as exc:
         try:
@@ -184,3 +198,67 @@ def write_atomic(path: str, data: bytes, what: str = "output file", durable: boo
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
         raise
+
+
+def write_all(fd: int, data: bytes | memoryview) -> None:
+    """Write every byte of ``data`` to ``fd`` or raise OSError: a short write is retried, and a write that
+    makes no progress is an error (ENOSPC), never a silently truncated file."""
+    view = memoryview(data).cast("B")
+    while view:
+        n = os.write(fd, view)
+        if n <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[n:]
+
+
+class _CheckedStdout(io.RawIOBase):
+    """Standard output as a raw stream that writes everything or reports why not, once.
+
+    Python's own text stdout can drop the tail of a large write that the disk only partly takes (the
+    kernel reports a short write, then ENOSPC) and still exit 0. Here a failure raises
+    :class:`OutputError` ("cannot write the output: ...") the first time; a closed pipe stays a
+    BrokenPipeError (the reader, say ``head``, wanted no more). After either, further output is
+    dropped, so the interpreter's last flush at exit has nothing left to fail on.
+    """
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._failed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def close(self) -> None:  # the descriptor belongs to the process, not to this object
+        super().close()
+
+    def write(self, data) -> int:
+        size = memoryview(data).nbytes
+        if self._failed:
+            return size
+        try:
+            write_all(self._fd, data)
+        except BrokenPipeError:
+            self._failed = True
+            raise
+        except OSError as exc:
+            self._failed = True
+            raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
+        return size
+
+
+def checked_stdout(stream=None) -> io.TextIOWrapper:
+    """A replacement for ``sys.stdout`` (``stream``, by default) that detects short writes and write errors
+    (see :class:`_CheckedStdout`) and replaces characters its encoding cannot hold (a non-ASCII strategy
+    name on a latin-1 or C-locale terminal prints as ``?`` rather than failing)."""
+    stream = sys.stdout if stream is None else stream
+    stream.flush()
+    buffered = io.BufferedWriter(_CheckedStdout(stream.fileno()))
+    return io.TextIOWrapper(buffered, encoding=stream.encoding, errors="replace",
+                            line_buffering=stream.line_buffering)

@@ -43,6 +43,10 @@ from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 from numba.np import arrayobj
 
+from .jitcache import ensure_cache
+
+ensure_cache(__file__)  # before the first kernel: a read-only install must still compile (jitcache)
+
 INF = np.int64(1) << 40
 NO_BOUND = np.int64(1) << 62
 

@@ -20,7 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from .jitcache import ensure_cache
 from .rules import Game
+
+ensure_cache(__file__)  # before the first kernel: a read-only install must still compile (jitcache)
 
 # Guesses scored per block: the block's class counters are GUESS_BLOCK * hint slots int32 (at most
 # 8192 * 121 * 4 bytes = 4 MB for 10 positions), so memory does not grow with the number of guesses.

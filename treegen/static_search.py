@@ -33,6 +33,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .jitcache import ensure_cache
+
+ensure_cache(__file__)  # before the first kernel: a read-only install must still compile (jitcache)
+
 
 @njit(cache=True)
 def refine(table, labels, code, slots):
