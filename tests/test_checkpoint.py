@@ -3,12 +3,19 @@ a folder of another search is refused. The reference is always a clean search wi
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from clitools import run_main
+from clitools import TREEGEN, run_main
 
+import treegen
 from treegen import checkpoint, coordinator
 from treegen.checkpoint import CheckpointError, CheckpointStore
 from treegen.rules import resolve_game
@@ -84,13 +91,15 @@ def test_a_changed_tree_is_recomputed(filled, clean, fix_checksum):
     assert ("checksum mismatch" if not fix_checksum else "does not solve the subproblem") in warnings[0]
 
 
-def test_an_entry_of_another_version_is_recomputed(filled, clean):
+@pytest.mark.parametrize("field,value,said", [("treegen", "0.0.1", "treegen 0.0.1"),
+                                              ("code", "0123456789ab" + "0" * 52, "code 0123456789ab")])
+def test_an_entry_of_another_version_is_recomputed(filled, clean, field, value, said):
     path, entry = _exact_entries(filled)[0]
-    entry["key"]["treegen"] = "0.0.1"
+    entry["key"][field] = value
     _rewrite(path, entry, True)
     warnings: list[str] = []
     assert _solve(filled, warnings) == clean
-    assert len(warnings) == 1 and "made by another search" in warnings[0] and "treegen 0.0.1" in warnings[0]
+    assert len(warnings) == 1 and "made by another search" in warnings[0] and said in warnings[0]
 
 
 @pytest.mark.parametrize("damage", ["truncated", "wrong types", "not an object", "a folder"])
@@ -160,3 +169,233 @@ def test_a_search_bug_is_an_internal_error_and_writes_nothing(monkeypatch, tmp_p
     assert status == 3, (stdout, err)
     assert "internal error" in err and "proved total" in err and err.count("\n") == 1
     assert not out.exists() and stdout == ""
+
+
+# -- entries and manifests that are not regular files of a sane size (issue #40, class 4) -----------------------
+
+
+def _run_limited(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The treegen command as a process, with a time limit and 1 GB of address space: code that waited on a
+    FIFO or read /dev/zero to the end fails here instead of hanging or eating the machine's memory."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    return subprocess.run([TREEGEN, *args], capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero"])
+def test_an_entry_that_is_no_regular_file_is_reported_and_replaced(filled, clean, tmp_path, kind):
+    """An entry replaced by a FIFO blocked a resumed solve for good; one replaced by a link to /dev/zero
+    read until MemoryError. Each is now one line, recomputed, and replaced by a regular entry."""
+    path = _entries(filled)[0]
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    out = tmp_path / "t.json"
+    try:
+        res = _run_limited("solve", "--game", GAME, "--checkpoint", str(filled), "-o", str(out), "-q")
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the solve still waits on the {kind} after 60 s")
+    assert res.returncode == 0, res.stderr
+    what = "a named pipe" if kind == "fifo" else "a device"
+    assert res.stderr == (f"treegen: cannot read checkpoint entry {path}: it is {what}, not a regular file; "
+                          "recomputing it\n")
+    assert out.read_bytes() == clean
+    assert path.is_file() and not path.is_symlink()  # replaced by the recomputed entry, which is trusted again
+    assert _solve(filled, warnings := []) == clean and warnings == []
+
+
+def test_an_entry_too_big_is_not_read(filled, clean):
+    path = _entries(filled)[0]
+    with open(path, "r+b") as f:
+        f.truncate(checkpoint.ENTRY_LIMIT + 1)  # sparse: no disk, and no memory unless read
+    warnings: list[str] = []
+    assert _solve(filled, warnings) == clean
+    assert warnings == [f"cannot read checkpoint entry {path}: it holds {checkpoint.ENTRY_LIMIT + 1} bytes, more "
+                        f"than the {checkpoint.ENTRY_LIMIT // 2**20} MB treegen reads; recomputing it"]
+    assert path.stat().st_size < 10_000
+
+
+def test_an_entry_linked_elsewhere_is_replaced_not_written_through(filled, clean, tmp_path):
+    """A symlink where an entry belongs is read like any entry (and here fails as one), but the recomputed
+    entry replaces the link: it is never written through it, to a file outside the folder."""
+    path = _entries(filled)[0]
+    outside = tmp_path / "someone-elses.txt"
+    outside.write_text("not treegen's\n")
+    path.unlink()
+    path.symlink_to(outside)
+    warnings: list[str] = []
+    assert _solve(filled, warnings) == clean
+    assert len(warnings) == 1 and "not valid JSON" in warnings[0]
+    assert outside.read_text() == "not treegen's\n"
+    assert path.is_file() and not path.is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "too big"])
+def test_a_manifest_that_is_no_small_regular_file_is_refused(filled, kind):
+    manifest = filled / checkpoint.MANIFEST
+    if kind == "too big":
+        with open(manifest, "r+b") as f:
+            f.truncate(checkpoint.MANIFEST_LIMIT + 1)
+        what = f"it holds {checkpoint.MANIFEST_LIMIT + 1} bytes, more than the 1 MB treegen reads"
+    else:
+        manifest.unlink()
+        if kind == "fifo":
+            os.mkfifo(manifest)
+        else:
+            manifest.symlink_to("/dev/zero")
+        what = f"it is {'a named pipe' if kind == 'fifo' else 'a device'}, not a regular file"
+    before = sorted(os.listdir(filled))
+    with pytest.raises(CheckpointError) as caught:
+        _solve(filled)
+    assert str(caught.value) == f"cannot read checkpoint manifest {manifest}: {what}; give a fresh checkpoint folder"
+    assert sorted(os.listdir(filled)) == before
+
+
+# -- the code that wrote a folder (class 5a) -------------------------------------------------------------------
+
+
+def _package_copy(tmp_path, change: str | None) -> Path:
+    """A copy of the treegen package under test, with ``change`` (a file name) given one more comment line."""
+    root = tmp_path / "copy"
+    shutil.copytree(Path(treegen.__file__).parent, root / "treegen", ignore=shutil.ignore_patterns("__pycache__"))
+    if change is not None:
+        with open(root / "treegen" / change, "a") as f:
+            f.write("# a change that alters no behaviour, but the code is no longer the code that was\n")
+    return root
+
+
+_SOLVE_THERE = """
+import sys
+from treegen.checkpoint import CheckpointError
+from treegen.coordinator import solve_game
+from treegen.rules import resolve_game
+try:
+    tree = solve_game(resolve_game(sys.argv[1]), checkpoint=sys.argv[2])
+except CheckpointError as exc:
+    print("refused:", exc)
+else:
+    print("solved:", tree.stats.total)
+"""
+
+
+def test_a_folder_of_another_version_of_the_code_is_refused(filled, tmp_path):
+    """The search's own code, changed by a comment in search.py, makes a folder of its own: the entries of
+    the code before are never reused, whatever its version number says."""
+    copy = _package_copy(tmp_path, "search.py")
+    env = dict(os.environ, PYTHONPATH=str(copy))
+    res = subprocess.run([sys.executable, "-c", _SOLVE_THERE, GAME, str(filled)], capture_output=True, text=True,
+                         env=env, timeout=300, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    line = res.stdout.strip()
+    assert line.startswith(f"refused: checkpoint folder {filled} holds another search: it was made by another "
+                           "version of the search's code (code "), line
+    assert line.endswith("whose entries this one does not reuse; give a fresh folder")
+    # while an unchanged copy of the code, elsewhere, has the same digest (only bytes count, not places)
+    same = _package_copy(tmp_path / "same", None)
+    res = subprocess.run([sys.executable, "-c", "from treegen import checkpoint; print(checkpoint.code_digest())"],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(same)), timeout=60,
+                         cwd=tmp_path)
+    assert res.stdout.strip() == checkpoint.code_digest(), res.stderr
+
+
+def test_a_folder_of_a_treegen_before_code_digests_is_refused(filled):
+    """A folder made before entries were keyed by the code (a hand-bumped search format instead)."""
+    manifest = filled / checkpoint.MANIFEST
+    key = json.loads(manifest.read_bytes())
+    key.pop("code", None)
+    key["search_format"] = 6
+    manifest.write_text(json.dumps(key))
+    with pytest.raises(CheckpointError, match=r"another version of the search's code \(code unknown \(an older "
+                                              r"treegen\) there, [0-9a-f]{12} here\)"):
+        _solve(filled)
+
+
+def test_the_code_digest_covers_every_module_the_search_imports():
+    """Every treegen module that the search's own modules import (at any depth, in functions too) is hashed
+    into the code digest, or named here as deciding no subproblem's outcome (and then not followed)."""
+    decides_nothing = {
+        "__init__": "the version string, in the key by itself",
+        "tree": "search.py takes only the Wire type from it; the coordinator builds the final tree with it",
+        "verify": "replays the final tree; no entry goes through it",
+        "files": "reads and writes files",
+        "jitcache": "where numba keeps compiled code",
+    }
+    package = Path(treegen.__file__).parent
+
+    def imported(name: str) -> set[str]:
+        out = set()
+        for node in ast.walk(ast.parse((package / f"{name}.py").read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    out.add(node.module)
+                else:  # from . import kernels, __version__
+                    out |= {a.name if (package / f"{a.name}.py").exists() else "__init__" for a in node.names}
+        return out
+
+    hashed = {name.removesuffix(".py") for name in checkpoint.SEARCH_SOURCES}
+    reached: set[str] = set()
+    todo = ["search", "coordinator", "checkpoint"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            if name not in decides_nothing:
+                todo += imported(name)
+    assert reached - set(decides_nothing) == hashed
+    assert imported("search") & set(decides_nothing) == {"tree"}
+    search_imports = [n for n in ast.walk(ast.parse((package / "search.py").read_text()))
+                      if isinstance(n, ast.ImportFrom) and n.module == "tree"]
+    assert [[a.name for a in n.names] for n in search_imports] == [["Wire"]]
+
+
+def test_the_code_digest_is_the_same_in_every_process():
+    res = subprocess.run([sys.executable, "-c", "from treegen import checkpoint; print(checkpoint.code_digest())"],
+                         capture_output=True, text=True, timeout=60)
+    assert res.stdout.strip() == checkpoint.code_digest()
+    assert int(checkpoint.code_digest(), 16) and len(checkpoint.code_digest()) == 64
+
+
+# -- a full disk (class 9) ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 64 kB tmpfs (16 pages: a manifest and some 15 entries), unmounted at the end."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    res = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True, text=True)
+    if res.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {res.stderr.strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_full_disk_stops_checkpointing_with_one_warning(tiny_disk, capsys, tmp_path):
+    """Mastermind writes 32 entries; the tiny disk holds about 15. Once a write fails the search says so
+    once (it said so for every entry after: 1348 lines on a real full disk) and goes on without saving."""
+    game = resolve_game("mastermind")
+    want = tree_to_bytes(coordinator.solve_game(game))
+    folder = tiny_disk / "ckpt"
+    warnings: list[str] = []
+    assert tree_to_bytes(coordinator.solve_game(game, checkpoint=str(folder), warn=warnings.append)) == want
+    assert len(warnings) == 1, warnings
+    assert warnings[0].startswith(f"checkpointing stopped: cannot write checkpoint entry {folder}/")
+    assert warnings[0].endswith(": No space left on device; the search goes on without saving checkpoints")
+    saved = _entries(folder)
+    assert 5 <= len(saved) < 32
+    # What was saved serves the next run, which again says once that it cannot save more; so does the command.
+    out = tmp_path / "t.json"
+    status, stdout, err = run_main(capsys, "solve", "--game", "mastermind", "--checkpoint", str(folder), "-o", str(out),
+                                   "-q")
+    assert status == 0, err
+    assert out.read_bytes() == want
+    assert err.count("\n") == 1 and err.startswith("treegen: checkpointing stopped: ") and "recomputing" not in err
+    assert _entries(folder) == saved

@@ -6,7 +6,8 @@ from collections import Counter
 import pytest
 
 from treegen.cli import main
-from treegen.rules import TreegenError, format_code, parse_code, parse_hint, resolve_game, score_codes
+from treegen.rules import GameError, TreegenError, format_code, parse_code, parse_hint, resolve_game, score_codes
+from treegen.rules import ArgumentTypeError
 from treegen.strategies import STRATEGIES, applicable, build_tree
 from treegen.tree import load_tree, tree_to_bytes
 from treegen.verify import verify_tree
@@ -314,3 +315,28 @@ def test_chosen_opening_is_the_best_scored_first_guess(spec, naive):
         best = min(scores.values())
         want = min(g for g, v in scores.items() if v <= best + 1e-9 * max(1.0, abs(best)))
         assert build_tree(game, name).tree.root.guess == format_code(game, want), name
+
+
+# -- the Python API's arguments (issue #40, class 17) --------------------------------------------------------
+
+
+def test_build_tree_takes_a_game_by_name():
+    named = build_tree("mastermind", "entropy").tree
+    assert tree_to_bytes(named) == tree_to_bytes(build_tree(resolve_game("mastermind"), "entropy").tree)
+
+
+@pytest.mark.parametrize("game,strategy,message", [
+    (1296, "entropy", "build_tree: game must be a Game or a game name such as 'mastermind' or 'bc:4:10', not int"),
+    (None, "entropy", "build_tree: game must be a Game or a game name such as 'mastermind' or 'bc:4:10', not NoneType"),
+    ("mastermind", 3, "build_tree: strategy must be a name such as 'entropy', not int"),
+])
+def test_build_tree_refuses_arguments_of_another_type(game, strategy, message):
+    with pytest.raises(ArgumentTypeError) as caught:
+        build_tree(game, strategy)
+    assert str(caught.value) == message
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, TreegenError)
+
+
+def test_build_tree_refuses_an_unknown_game_name():
+    with pytest.raises(GameError):
+        build_tree("no-such-game", "entropy")

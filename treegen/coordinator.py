@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import operator
 import os
 import signal
 import socket
@@ -43,9 +44,9 @@ from typing import Literal, Protocol
 import numpy as np
 
 from . import __version__, kernels
-from .checkpoint import CheckpointStore
+from .checkpoint import CheckpointStopped, CheckpointStore
 from .feedback import TableTooLarge, default_memory, format_bytes, table_bytes
-from .rules import Code, Game, TreegenError
+from .rules import ArgumentTypeError, Code, Game, NumberError, TreegenError, game_argument
 from .search import (INF, UNCAPPED, Options, SearchTables, Solver, onehot_bytes, search_tables, share_slack,
                      small_tree, wide_onehot)
 from .symmetry import SetOrbits
@@ -63,8 +64,9 @@ INLINE_MAX_CODES = 2000
 EAGER_SPLIT_MIN = 600
 
 
-class Infeasible(Exception):
-    """No strategy solves every secret within the cap (a proven fact, not a usage error)."""
+class Infeasible(TreegenError):
+    """No strategy solves every secret within the cap: a proven fact, not a usage error, though a
+    TreegenError (one line for a human) like the others; the command exits 1 for it, not 2."""
 
 
 class SearchBug(Exception):
@@ -189,15 +191,51 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="treegen-parent-watch").start()
 
 
+def _flush_before_fork() -> None:
+    """Flush standard output and error, so that a forked child, which flushes them when it ends, does not
+    write what this process had buffered a second time."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # closed or failing: whoever writes there next hears of it
+            pass
+
+
+def _started() -> None:
+    """A task that does nothing: the first submit of a forked pool, which forks its workers (see ProcessExecutor)."""
+
+
 class ProcessExecutor:
-    """Tasks on ``workers`` local worker processes (spawned: they start clean and load the numba cache)."""
+    """Tasks on ``workers`` local worker processes: forked, all at once, when :func:`_fork_is_safe`, else
+    spawned (they start clean and load the numba cache).
+
+    Forked when it is safe because a spawned worker first imports the caller's main script again: a script
+    that calls solve_game without an ``if __name__ == "__main__":`` guard then starts its search again in
+    every worker, which multiprocessing refuses ("An attempt has been made to start a new process before
+    the current process has finished its bootstrapping phase"), and ``python -`` has no file to import at
+    all; either way each worker dies and the search ends in BrokenProcessPool. A forked worker imports
+    nothing. The workers are forked here, before any coordinator thread starts (a fork copies the locks
+    other threads hold), with this thread's stop signals held back across the fork as in compile_ahead.
+    With another thread running (the command's progress bar; a caller's threads) they are spawned, and
+    such a script needs the guard.
+    """
 
     def __init__(self, workers: int) -> None:
         self.processes = workers
+        method = "fork" if _fork_is_safe() else "spawn"
         self.pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+            workers, mp_context=multiprocessing.get_context(method), initializer=_worker_init,
             initargs=(os.getpid(),),
         )
+        if method == "fork":
+            # A fork pool forks all its workers at its first submit, in the thread that submits: this one, now.
+            _flush_before_fork()
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+            try:
+                self.pool.submit(_started)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def submit(self, fn, *args) -> Future:
         return self.pool.submit(fn, *args)
@@ -211,6 +249,59 @@ class ProcessExecutor:
         # Then wait for the pool's own thread to see them gone (on Python 3.11 an exit that races it
         # can print "Bad file descriptor" tracebacks).
         self.pool.shutdown(wait=True)
+
+
+class _CallbackInterrupts:
+    """While numba compiles, Ctrl-C (or the command's SIGTERM, which it turns into KeyboardInterrupt) can
+    land while LLVM calls back into Python (numba's object cache hooks, through ctypes). ctypes cannot pass
+    an exception on from there: it prints "Exception ignored on calling ctypes callback function" with a
+    traceback and drops the interrupt. Within this context such an interrupt of this thread is kept
+    instead of printed (through ``sys.unraisablehook``; other unraisable exceptions go to the hook there
+    was), and raised as KeyboardInterrupt by :meth:`check` or when the context ends without another
+    exception. Contexts may nest or run in several threads at once."""
+
+    _lock = threading.Lock()
+    _users = 0
+    _previous = None
+    _kept: dict[int, int] = {}  # thread ident: interrupts kept in that thread, ever
+
+    @classmethod
+    def _hook(cls, unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            ident = threading.get_ident()
+            with cls._lock:
+                cls._kept[ident] = cls._kept.get(ident, 0) + 1
+            return
+        (cls._previous or sys.__unraisablehook__)(unraisable)
+
+    def __enter__(self) -> _CallbackInterrupts:
+        cls = type(self)
+        self.ident = threading.get_ident()
+        with cls._lock:
+            if cls._users == 0:
+                cls._previous = sys.unraisablehook
+                sys.unraisablehook = cls._hook
+            cls._users += 1
+            self.seen = cls._kept.get(self.ident, 0)
+        return self
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if an interrupt of this context's thread was kept since the last check."""
+        kept = type(self)._kept.get(self.ident, 0)
+        if kept != self.seen:
+            self.seen = kept
+            raise KeyboardInterrupt
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        cls = type(self)
+        with cls._lock:
+            cls._users -= 1
+            if cls._users == 0:
+                if sys.unraisablehook == cls._hook:  # (unless someone replaced it meanwhile)
+                    sys.unraisablehook = cls._previous
+                cls._previous = None
+        if exc_type is None:
+            self.check()
 
 
 def _answers(address: str) -> None:
@@ -382,7 +473,7 @@ class Coordinator:
 
     def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, extra: int, executor: Executor,
                  store: CheckpointStore | None, progress: Progress, warn: Callable[[str], None],
-                 eager: bool = False) -> None:
+                 eager: bool = False, interrupts: _CallbackInterrupts | None = None) -> None:
         self.game = game
         self.cap = cap
         self.options = options
@@ -412,6 +503,8 @@ class Coordinator:
         self.scope = Scope(None)
         self.finished_lock = threading.Lock()
         self.orbits_lock = threading.Lock()
+        # Checked as each task starts: inline, a Ctrl-C that a compile swallowed stops the search there.
+        self.interrupts = interrupts
 
     def close(self) -> None:
         """Stop everything at once (after an interrupt or an error too)."""
@@ -459,6 +552,8 @@ class Coordinator:
     def task(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, scope: Scope) -> Future:
         if self.closed:
             return _cancelled()
+        if self.interrupts is not None:
+            self.interrupts.check()
         self.progress.add()
         key = self._task_key(secrets, beta, history, depth) if self.store else None
         if self.store is not None:
@@ -500,6 +595,9 @@ class Coordinator:
         if key is not None and self.store is not None:
             try:
                 self.store.save(key, outcome.to_obj())
+            except CheckpointStopped as exc:
+                # The folder takes no more (a full disk): one line, not one per task (1348 on a full disk).
+                self.warn(f"checkpointing stopped: {exc}; the search goes on without saving checkpoints")
             except TreegenError as exc:
                 # A checkpoint only saves time: losing one entry must not lose the search.
                 self.warn(f"{exc}; going on without that checkpoint entry")
@@ -908,11 +1006,20 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
     ``groups``, so that the workers of a bigger game's first run do not each compile them. ``say(note)``
     is told when it compiles. Whether it compiled both groups; on any failure (the helper cannot start or
     dies, a signature no longer types) it ends the helper and returns False, and the search compiles what
-    it needs itself, as without this step.
+    it needs itself, as without this step. On Ctrl-C it ends the helper and raises KeyboardInterrupt, with
+    nothing printed, even when the interrupt lands in LLVM's callbacks (see :class:`_CallbackInterrupts`).
     """
     wide = wide_onehot(game)  # the type of the game's one-hot table is part of the kernels' signatures
     if cores < 2:
         return False
+    # From the first cache lookup on, which already compiles numba's own runtime functions.
+    with _CallbackInterrupts() as interrupts:
+        return _compile_ahead(game, say, groups, orbits, wide, interrupts)
+
+
+def _compile_ahead(game: Game, say: Callable[[str], None] | None, groups: tuple[tuple[str, ...], tuple[str, ...]],
+                   orbits: bool, wide: bool, interrupts: _CallbackInterrupts) -> bool:
+    """compile_ahead's work, within its :class:`_CallbackInterrupts`."""
     if not orbits:
         groups = tuple(tuple(name for name in group if name not in ORBIT_KERNELS) for group in groups)
     note = "compiling the search's kernels (first run only)"
@@ -922,11 +1029,14 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
         if not any(groups):
             return False
         note = "compiling the memo by orbit's kernels (first run of a game of over 2000 codes only)"
+    interrupts.check()  # (before a helper is started for nothing)
     if say is not None:
         say(note)
     # Games with repeats are scored with numpy (feedback.score_many); the others by a kernel of their own.
     scorer = () if game.repeats else ("score_matrix_distinct",)
     method = "fork" if _fork_is_safe() else "spawn"
+    if method == "fork":
+        _flush_before_fork()
     helper = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method), initializer=_worker_init,
                                  initargs=(os.getpid(),))
     try:
@@ -938,7 +1048,11 @@ def compile_ahead(game: Game, cores: int, say: Callable[[str], None] | None = No
         finally:
             if held is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        kernels.compile_for_search((*scorer, *groups[1]), wide)
+        # One kernel at a time, so that an interrupt that LLVM's callbacks swallowed (see _CallbackInterrupts)
+        # stops this process once the kernel it landed in is compiled.
+        for name in (*scorer, *groups[1]):
+            kernels.compile_for_search((name,), wide)
+            interrupts.check()
         job.result()
     except BaseException as exc:
         # Do not wait for the helper's compile (on Ctrl-C, or after a failure here): end it. numba writes
@@ -968,8 +1082,19 @@ def make_executor(kind: str, workers: int, address: str | None = None) -> Execut
     return ProcessExecutor(workers) if workers > 1 else InlineExecutor()
 
 
+def _count_argument(name: str, value) -> int:
+    """``value`` as an int of at least 1 (any integer type but bool: a numpy int too), else a one-line
+    error (as the command's --workers and --max-guesses)."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ArgumentTypeError(f"solve_game: {name} must be an int, not {type(value).__name__}")
+    value = operator.index(value)
+    if value < 1:
+        raise NumberError(f"{name} must be at least 1, not {value}")
+    return value
+
+
 def solve_game(
-    game: Game,
+    game: Game | str,
     objective: Objective = "average",
     max_guesses: int | None = None,
     workers: int = 1,
@@ -984,7 +1109,8 @@ def solve_game(
     profile: dict | None = None,
     eager: bool = False,
 ) -> Tree:
-    """The optimal tree of ``game`` for ``objective``, checked, with its proof figures in provenance.
+    """The optimal tree of ``game`` (a Game, or a name for ``rules.resolve_game``) for ``objective``,
+    checked, with its proof figures in provenance.
 
     - ``average``: least total guesses over all secrets, within ``max_guesses`` if given.
     - ``worst``: least maximum number of guesses (proving one fewer impossible), then least total within
@@ -998,9 +1124,13 @@ def solve_game(
     ``checkpoint`` folder, ``progress(done, total, note)`` and ``warn(message)`` callbacks, and
     ``timings()``, whose dict is added to the provenance at the end (None: the file records no timings,
     so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret.
-    Raises Infeasible when no tree fits in ``max_guesses``, SearchBug when the tree built does not achieve
-    what the search proved. ``profile``, if given, receives the measured ``work`` and ``span`` seconds
-    of the search after the cap is settled (see :class:`Outcome`) and the number of ``tasks``.
+    Raises Infeasible (a TreegenError) when no tree fits in ``max_guesses``, SearchBug when the tree built
+    does not achieve what the search proved; an unknown game or objective, ``workers`` or ``max_guesses``
+    below 1 are TreegenErrors, a game or number of the wrong type an ``ArgumentTypeError`` (a TypeError
+    too), all before any work. ``workers`` above 1 start worker processes: see :class:`ProcessExecutor`
+    for when a script needs an ``if __name__ == "__main__":`` guard. ``profile``, if given, receives the
+    measured ``work`` and ``span`` seconds of the search after the cap is settled (see :class:`Outcome`)
+    and the number of ``tasks``.
     ``eager``: coordinators search every class of every guess side by side, not the classes of a guess
     other than the first one after another: a failing guess may pay for classes a chain would skip, but
     no wave waits for a sum of classes, so the critical path is shorter (for many workers). The tree is
@@ -1009,8 +1139,21 @@ def solve_game(
     set of at least ``max(600, size / 16)`` secrets is coordinated too, not only the root and its biggest
     classes, so that no single task is a long link of the critical path.
     """
+    game = game_argument(game, "solve_game")
     if objective not in OBJECTIVES:
-        raise ValueError(f"unknown objective {objective!r}")
+        raise TreegenError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    workers = _count_argument("workers", workers)
+    max_guesses = None if max_guesses is None else _count_argument("max_guesses", max_guesses)
+    # A Ctrl-C that LLVM's callbacks swallow while a kernel compiles is raised, not printed and lost.
+    with _CallbackInterrupts() as interrupts:
+        return _solve(game, objective, max_guesses, workers, checkpoint, progress, options, warn, timings,
+                      consistent_only, executor, address, profile, eager, interrupts)
+
+
+def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: int, checkpoint: str | None,
+           progress, options: Options, warn, timings, consistent_only: bool, executor: str, address: str | None,
+           profile: dict | None, eager: bool, interrupts: _CallbackInterrupts) -> Tree:
+    """solve_game once its arguments are checked."""
     check_memory(game)
     options = options.resolved(game)  # orbits decided by the game's size and the memo (so in a checkpoint's key)
     warn = warn or (lambda message: None)
@@ -1056,7 +1199,7 @@ def solve_game(
     # The crush price of a secret at the cap: more than any total within the cap (at most cap * size).
     extra = cap * game.size + 1 if objective == "crush" else 0
     run = Coordinator(game, cap, options, consistent_only, extra, make_executor(executor, used, address), store, report,
-                      warn, eager)
+                      warn, eager, interrupts)
     try:
         depth = cap if cap is not None else UNCAPPED
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()

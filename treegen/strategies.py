@@ -11,7 +11,7 @@ from typing import Literal
 
 import numpy as np
 
-from .rules import Game, TreegenError, format_code, format_hint, parse_code
+from .rules import ArgumentTypeError, Game, TreegenError, format_code, format_hint, game_argument, parse_code
 
 # Scores that are sums of logarithms are equal or not by mathematics, not by rounding: such scores
 # within this relative distance of the best tie. This keeps n ln n and entropy (the same ranking) giving
@@ -141,7 +141,7 @@ def uses_table(game: Game, strategy: str, memory: int | None = None) -> bool:
 
 
 def build_tree(
-    game: Game,
+    game: Game | str,
     strategy: str,
     *,
     first: str | None = None,
@@ -156,9 +156,10 @@ def build_tree(
 ) -> Built:
     """Build the tree of ``strategy`` over every secret of ``game``; deterministic.
 
-    The opening is ``first`` (a code string). Without it, a scored strategy opens with the code it
-    scores best over every code, as at any other node (one per class of equivalent first guesses, so
-    a handful of codes); the others open with the lowest code (0000... for digit-sweep). Later, a lone
+    ``game`` is a Game or a name for ``rules.resolve_game`` (see :func:`game_argument`). The opening is
+    ``first`` (a code string). Without it, a scored strategy opens with the code it scores best over
+    every code, as at any other node (one per class of equivalent first guesses, so a handful of
+    codes); the others open with the lowest code (0000... for digit-sweep). Later, a lone
     possible secret is guessed, of two the lower; otherwise the strategy picks. Scored strategies
     consider every code of the game (only the possible ones with ``consistent_only``), one per class of
     equivalent guesses (``symmetry``; it changes no result, only the time).
@@ -176,7 +177,8 @@ def build_tree(
     ``progress(k)`` is called as k more secrets get their last guess. With ``check`` the tree is
     replayed by ``verify.make_tree`` (pure Python, slower than the build); without, its stats are the
     ones counted while building. Raises :class:`StrategyError` for options that do not fit and
-    ``rules.CodeError`` for a bad ``first``.
+    ``rules.CodeError`` for a bad ``first``, ``rules.GameError`` for an unknown game name and
+    :class:`ArgumentTypeError` for a game or strategy of the wrong type.
     """
     from . import kernels
     from .feedback import CODE_DTYPE, code_digits, feedback_table
@@ -186,6 +188,9 @@ def build_tree(
     from .verify import make_tree
 
     start = time.perf_counter()
+    game = game_argument(game, "build_tree")
+    if not isinstance(strategy, str):
+        raise ArgumentTypeError(f"build_tree: strategy must be a name such as 'entropy', not {type(strategy).__name__}")
     strat = get_strategy(strategy)
     if tie not in TIES:
         raise StrategyError(f"unknown tie rule {tie!r}: use one of {', '.join(TIES)}")
