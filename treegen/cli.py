@@ -1044,7 +1044,14 @@ def build_parser() -> argparse.ArgumentParser:
         "  treegen solve --game mastermind --objective crush    # 5 guesses, then fewest secrets needing 5\n"
         "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
         "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
-        "  treegen solve --executor ray --address auto --eager   # on a Ray cluster (ray start --head, then workers)\n",
+        "  treegen solve --executor ray --address auto --eager   # on a Ray cluster (ray start --head, then workers)\n"
+        "\n"
+        "a checkpoint folder is trusted to be treegen's own work: each entry is checked for damage, for\n"
+        "belonging to this search and this version of the search's code, and an exact value against its\n"
+        "tree, and the final tree is replayed over every secret. But an entry rewritten with a worse,\n"
+        "self-consistent outcome (its checksum recomputed) passes those checks, and the solve would claim\n"
+        "what it never proved: resume only from a folder nothing but treegen has written, and for a claim\n"
+        "others must trust, solve without a checkpoint folder or with a fresh one.\n",
     )
     _add_game(p)
     p.add_argument("--objective", choices=("average", "worst", "crush"), default="average",

@@ -335,6 +335,23 @@ def resolve_game(name: str, *, large: bool = False) -> Game:
     )
 
 
+class ArgumentTypeError(TreegenError, TypeError):
+    """An argument of the Python API of the wrong type (a game given as a number, say): a TreegenError with
+    a one-line message, and a TypeError for callers that catch those."""
+
+
+def game_argument(game: Game | str, who: str) -> Game:
+    """The game that ``who`` (an API function's name) was given: a :class:`Game` as is, or
+    a preset name or spec such as ``"mastermind"`` or ``"bc:4:10"``, resolved by :func:`resolve_game`
+    (``GameError`` when unknown). Anything else is an :class:`ArgumentTypeError`."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str):
+        return resolve_game(game)
+    raise ArgumentTypeError(f"{who}: game must be a Game or a game name such as 'mastermind' or 'bc:4:10', "
+                            f"not {type(game).__name__}")
+
+
 def game_from_dict(d: dict) -> Game:
     """The game described by a tree file's ``game`` object (a preset, a spec, or explicit fields).
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import kernels
-from .rules import Code, Game
+from .rules import Code, Game, TreegenError
 from .search import search_tables, small_tree, wire_node
 from .tree import Wire
 
@@ -37,7 +37,7 @@ NO_BOUND = int(kernels.NO_BOUND)
 MAX_TOTAL_WEIGHT = 1 << 52
 
 
-class WeightError(ValueError):
+class WeightError(TreegenError):
     """Weights that the weighted search cannot use (negative, too large, or not constant on orbits)."""
 
 

@@ -175,13 +175,14 @@
       const [p, a, r, n] = PRESETS[key];
       return new Game(key, p, a, r, n);
     }
-    const m = /^(bc|mm):(\d+):(\d+)$/.exec(key);
+    const m = /^(bc|mm):([0-9]{1,3}):([0-9]{1,3})$/.exec(key);
     if (!m) return null;
     const p = Number(m[2]), n = Number(m[3]);
     if (p < 1 || p > 8 || n < 2 || n > SYMBOLS.length) {
       throw new TreeFileError(`game spec ${name} is out of range: positions 1-8 and symbols 2-${SYMBOLS.length}`);
     }
-    return new Game(key, p, SYMBOLS.slice(0, n), m[1] === "mm", m[1] === "mm" ? "pegs" : "ab");
+    // The canonical name (bc:03:06 is bc:3:6), as rules.resolve_game names it.
+    return new Game(`${m[1]}:${p}:${n}`, p, SYMBOLS.slice(0, n), m[1] === "mm", m[1] === "mm" ? "pegs" : "ab");
   }
 
   /** The game of a tree file's "game" object (rules.game_from_dict). */
