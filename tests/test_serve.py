@@ -323,6 +323,23 @@ def test_odd_paths_get_a_status(serve, home, path):
     assert (b"tiny" in body) == ("?" in path)
 
 
+@pytest.mark.parametrize("request_bytes,status", [
+    (b"GET / HTTP/9.9\r\nHost: {host}\r\n\r\n", 505),
+    (b"GET / HTTP/1.x\r\nHost: {host}\r\n\r\n", 400),
+    (b"GET / HTTP/1.1 extra\r\nHost: {host}\r\n\r\n", 400),
+    (b"GET /\r\n\r\n", 403),  # no version, so no Host: refused like any request not addressed to us
+    (b"\x16\x03\x01\x02\x00" + b"\x00" * 300 + b"\r\n", 400),  # a TLS hello
+    (b"\r\n\r\n", 400),
+])
+def test_malformed_request_lines_get_a_status_line(serve, home, request_bytes, status):
+    """Python's server answers a request line without a valid version as HTTP/0.9: a bare body, no status
+    line. Every answer here starts with one."""
+    srv = serve(home)
+    raw = srv.raw(request_bytes.replace(b"{host}", srv.host.encode()))
+    assert raw.startswith(b"HTTP/1.0 ") or raw.startswith(b"HTTP/1.1 "), raw[:80]
+    assert int(raw.split()[1]) == status, raw[:80]
+
+
 def test_a_malformed_absolute_url_is_refused(serve, home):
     assert serve(home).request("http://[x/api/trees")[0] == 403
 

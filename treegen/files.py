@@ -63,6 +63,8 @@ def read_input(path: str, what: str = "input file", limit: int = INPUT_LIMIT) ->
     checked the same way.
     """
     if path == "-":
+        if sys.stdin is None:  # started with standard input closed (<&-)
+            raise InputError("standard input is closed; give a file name, or pipe the input in")
         try:
             data = sys.stdin.buffer.read(limit + 1)
         except OSError as exc:

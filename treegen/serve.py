@@ -246,6 +246,9 @@ class Handler(BaseHTTPRequestHandler):
     hosts: frozenset = frozenset()
     url = ""  # the address the server prints, named in a refusal
     timeout = READ_TIMEOUT  # socketserver applies it to the connection's socket
+    # The standard handler takes a request line without a valid version for HTTP/0.9 and then answers it
+    # with a bare body, no status line: every answer here is HTTP/1.0 at least, so every one has a status.
+    default_request_version = "HTTP/1.0"
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - BaseHTTPRequestHandler API
         pass  # one line per request would bury the URL the user needs
@@ -257,6 +260,15 @@ class Handler(BaseHTTPRequestHandler):
         except Exception as exc:  # noqa: BLE001 - a request must never print a traceback
             if not _quiet(exc):
                 print(f"treegen serve: {_one_line(exc)}", file=sys.stderr, flush=True)
+
+    def parse_request(self) -> bool:
+        if not self.raw_requestline.strip():  # a blank request line: the standard handler closes silently
+            self.command, self.path, self.requestline = None, "", ""  # what send_error's logging reads
+            self.request_version = self.default_request_version
+            self.close_connection = True
+            self.send_error(HTTPStatus.BAD_REQUEST, "empty request line")
+            return False
+        return super().parse_request()
 
     def do_HEAD(self) -> None:  # noqa: N802 - BaseHTTPRequestHandler API
         self._answer(head=True)
