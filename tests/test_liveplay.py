@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -302,3 +303,133 @@ def test_at_a_terminal_a_long_line_is_asked_again(capsys):
     assert play_guesser(player, io.StringIO("z" * 10000 + "\nquit\n")) == 2
     out, err = capsys.readouterr()
     assert err == f"treegen: error: the line is too long (over {MAX_LINE} characters): '{'z' * 37}...'\n"
+
+
+# -- one console loop: a tree and a live strategy play by the same rules ----------------------------
+
+
+def _same_guesses():
+    """bc:3:7 played by first-consistent: as a built tree and live (the same guesses), and the hints
+    that lead each to the secret 653."""
+    from treegen.rules import format_hint
+
+    game = resolve_game("bc:3:7")
+    tree = build_tree(game, "first-consistent").tree
+    player = Player.make(game, "first-consistent")
+    hints = [format_hint(game, h) for _, h in player.solve(code_rank(game, (6, 5, 3)))]
+    assert len(hints) >= 3
+    return tree, player, hints
+
+
+def _both(tree, player, stdin: str, terminal: bool = False):
+    """The session ``stdin`` with the tree and live, each (status, stdout, stderr), read the same way."""
+    import contextlib
+
+    from treegen.play import guess_session
+
+    got = []
+    for play in (lambda s: guess_session(tree, s), lambda s: play_guesser(player, s)):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = play(_Terminal(stdin) if terminal else io.StringIO(stdin))
+        got.append((status, out.getvalue(), err.getvalue()))
+    return got
+
+
+@pytest.mark.parametrize(
+    "lines, status, message",
+    [
+        (["help", "?", "0"], 2, "cannot read hint '0'"),  # help is no mistake; the first bad line is
+        (["{0}", "undo", "{0}", "{1}", "undo", "undo", "undo"], 2, "nothing to undo: no hint given yet"),
+        (["{0}", "garbage", "{1}"], 2, "cannot read hint 'garbage'"),
+        (["4A0B"], 2, "hint '4A0B' counts 4 symbols"),
+        (["{0}", "{1}", "0A0B"], 2, "no secret of bc:3:7 gives these hints: "),
+        (["{0}", "{1}"], 2, "input ended before the secret was found (after 2 hints)"),
+        ([], 2, "input ended before the secret was found (after 0 hints)"),
+        (["{0}", "", "q", "{1}"], 0, ""),
+        (["{0}", "undo", "{0}", "{1}", "{2}", "{3}", "{4}"], 0, ""),
+    ],
+    ids=["help", "undo", "garbage", "impossible", "inconsistent", "ended", "empty", "quit", "solved"],
+)
+def test_a_tree_and_a_live_strategy_play_by_the_same_rules(lines, status, message):
+    tree, player, hints = _same_guesses()
+    hints += [""] * 5
+    stdin = "".join(line.format(*hints) + "\n" for line in lines)
+    (tree_rc, tree_out, tree_err), (live_rc, live_out, live_err) = _both(tree, player, stdin)
+    assert tree_rc == live_rc == status
+    # the same transcript, but for how the guesses are made (the greeting) ...
+    assert live_out.replace("I guess with first-consistent;", "I guess;") == tree_out
+    assert "'help' lists the commands" in live_out and live_out.count("guess 1: 012\n") >= 1
+    # ... and the same one line on stderr, without the line number as this command always printed it
+    if status == 2:
+        assert live_err.startswith(f"treegen: error: {message}") and live_err.count("\n") == 1
+        if "input ended" in message:
+            assert tree_err == live_err
+        else:
+            assert re.fullmatch(r"treegen: error: line [0-9]+: .*\n", tree_err)
+            assert re.sub(r"^treegen: error: line [0-9]+: ", "treegen: error: ", tree_err) == live_err
+    else:
+        assert tree_err == live_err == ""
+    if "undo" in lines and status == 0:
+        assert f"took back 012={hints[0]}\n" in live_out and live_out.endswith(f"solved in {len(hints) - 5} guesses\n")
+
+
+def test_a_tree_and_a_live_strategy_at_a_terminal():
+    tree, player, hints = _same_guesses()
+    stdin = "".join(x + "\n" for x in ["garbage", hints[0], "0A0B", "undo", "help", hints[0], *hints[1:]])
+    (tree_rc, tree_out, tree_err), (live_rc, live_out, live_err) = _both(tree, player, stdin, terminal=True)
+    assert tree_rc == live_rc == 0
+    # mistakes asked again, the same ones; live prints them on stdout (as it always did), the tree on stderr
+    assert tree_err.count("\n") == 2 and tree_err.startswith("cannot read hint 'garbage'")
+    assert "no secret of bc:3:7 gives these hints: 012=" in tree_err and tree_err.endswith("again, or undo\n")
+    assert live_err == ""
+    # (no echo at a terminal: a message on stdout follows its prompt, "hint? cannot read hint ...")
+    for mistake in tree_err.splitlines():
+        assert f"hint? {mistake}\n" in live_out
+        live_out = live_out.replace(f"{mistake}\n", "", 1)
+    assert live_out.replace("I guess with first-consistent;", "I guess;") == tree_out
+    assert tree_out.endswith(f"solved in {len(hints)} guesses\n") and "took back 012=" in tree_out
+    # Ctrl-D at a terminal is a goodbye for both
+    (tree_rc, tree_out, _), (live_rc, live_out, _) = _both(tree, player, hints[0] + "\n", terminal=True)
+    assert tree_rc == live_rc == 0 and tree_out.endswith("bye (after 1 hint)\n") and live_out.endswith("bye (after 1 hint)\n")
+
+
+@pytest.mark.parametrize("argv", [["--tree", "{tree}"], ["--strategy", "first-consistent", "--game", "bc:3:7"]],
+                         ids=["tree", "live"])
+def test_cli_the_same_exit_statuses(argv, tmp_path):
+    tree, player, hints = _same_guesses()
+    path = tmp_path / "t.json"
+    from treegen.tree import save_tree
+
+    save_tree(tree, str(path))
+    argv = [a.format(tree=path) for a in argv]
+    for stdin, status in ((f"{hints[0]}\nundo\nhelp\nquit\n", 0), ("".join(h + "\n" for h in hints), 0),
+                          ("undo\n", 2), ("garbage\n", 2), (hints[0] + "\n", 2)):
+        p = subprocess.run([sys.executable, "-m", "treegen.cli", "play", *argv], input=stdin,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == status, (stdin, p.stderr)
+        assert p.stderr.count("\n") == (status != 0) and "Traceback" not in p.stderr
+
+
+def test_cli_ctrl_c_at_the_prompt():
+    # the live strategy reads a pipe as play does (play._PipeLines, which no signal can slip past):
+    # SIGINT right after the prompt ends the session with exit 130, as test_play checks for a tree
+    import signal
+
+    from test_play import _default_sigint, _read_until
+
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-m", "treegen.cli", *LIVE], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_sigint)
+        try:
+            _read_until(proc, b"hint? ")
+            proc.send_signal(signal.SIGINT)
+            rc = proc.wait(timeout=60)
+            err = proc.stderr.read().decode()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            for f in (proc.stdin, proc.stdout, proc.stderr):
+                f.close()
+        assert rc == 130 and "Traceback" not in err

@@ -157,6 +157,15 @@ def test_secret_cli_shows_pegs(trees, capsys):
     assert "is a tree for mastermind" in capsys.readouterr().err
 
 
+def test_hint_text_is_one_formatter_for_every_game():
+    # the console's one display form of a hint (play --secret, --host, and liveplay's --secret)
+    for spec, bulls, cows, want in (("bulls-cows", 1, 2, "1A2B"), ("mastermind", 2, 1, "2A1B  (BBW)"),
+                                    ("mastermind", 0, 0, "0A0B  (-)"), ("numbers-baseball", 1, 2, "1A2B  (ball=3 strike=1)"),
+                                    ("bc:10:10", 10, 0, "10A0B"), ("mm:10:10", 3, 7, "3A7B  (BBBWWWWWWW)")):
+        game = resolve_game(spec, large=True)
+        assert play.hint_text(game, game.hint(bulls, cows)) == want
+
+
 def test_secret_is_fast(bc_file):
     times = []
     for _ in range(3):

@@ -20,25 +20,14 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from .play import LineTooLong, clip, read_line
-from .rules import (
-    MAX_CODES,
-    Game,
-    HintError,
-    TreegenError,
-    accepted_hint_forms,
-    format_hint,
-    format_hint_native,
-    parse_hint,
-    parse_symbols,
-)
+from .play import guess_session, print_solution
+from .rules import MAX_CODES, Game, TreegenError, parse_symbols
 from .strategies import FLOAT_TIE, StrategyError, get_strategy
 
 # numba (treegen.livescore) is imported on first use, so that the first guess, which needs no scoring,
@@ -363,92 +352,49 @@ def format_sample(name: str, sample: Sample) -> str:
 # -- interactive play ------------------------------------------------------------------------------
 
 
-def _hint_text(game: Game, hint: int) -> str:
-    native = format_hint_native(game, hint)
-    return format_hint(game, hint) + (f"  ({native})" if native else "")
+class LiveGuesser:
+    """A :class:`Player` as ``play.play_guesser``'s source of guesses (``play.Guesser``): a position is
+    the secrets still possible, the history that left them and, once asked for, the guess played there."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.game = player.game
+        self.by = f" with {player.strategy}"
+
+    def start(self) -> _Position:
+        return _Position(self.player.start(), [])
+
+    def guess(self, position: _Position) -> str:
+        if position.guess is None:  # computed when first shown; the first needs no numba (no scoring)
+            position.guess = self.player.next_guess(position.secrets, position.history)
+        return self.player.format(position.guess)
+
+    def answer(self, position: _Position, hint: int) -> tuple[int, _Position | None]:
+        self.guess(position)
+        still = self.player.after(position.secrets, position.guess, hint)
+        if still.size == 0 or hint == self.game.win_hint:
+            return int(still.size), None
+        return int(still.size), _Position(still, position.history + [(position.guess, hint)])
+
+
+@dataclass
+class _Position:
+    secrets: np.ndarray
+    history: list[tuple[int, int]]
+    guess: int | None = None
 
 
 def play_secret(player: Player, text: str) -> int:
     """``treegen play --strategy S --secret CODE``: each guess and hint until solved."""
     moves = player.solve(player.parse(text))
-    for n, (guess, hint) in enumerate(moves, 1):
-        print(f"guess {n}: {player.format(guess)}  {_hint_text(player.game, hint)}")
-    print(f"solved in {len(moves)} guess{'es' if len(moves) != 1 else ''}")
-    return 0
+    return print_solution(player.game, [(player.format(guess), hint) for guess, hint in moves])
 
 
 def play_guesser(player: Player, stdin=None) -> int:
     """``treegen play --strategy S``: the strategy guesses the user's secret; the user types hints.
 
-    From a terminal, a bad or inconsistent hint is explained and asked again. From a pipe or file each
-    answer is echoed; a bad or inconsistent hint (or a line over ``play.MAX_LINE``), or input ending
-    before the secret is found, is one line on stderr and exit 2. ``quit``, ``q`` or ``exit`` (or
-    Ctrl-D at a terminal) stop with exit 0.
+    The console loop is ``play.play_guesser``'s (the same commands, rules and exit statuses as with a
+    tree: see ``treegen.play``); ``stdin`` is ``sys.stdin`` unless given. As this command always did,
+    a scripted session's message has no ``line N:`` and an interactive one's mistakes go to stdout.
     """
-    stdin = sys.stdin if stdin is None else stdin
-    tty = stdin.isatty()
-    # Lines are read as bytes where the stream has them (sys.stdin.buffer), so that bytes that are not
-    # text are a bad hint rather than a UnicodeDecodeError; play.read_line caps their length.
-    source = getattr(stdin, "buffer", stdin)
-    encoding = getattr(stdin, "encoding", None) or "utf-8"
-    game = player.game
-    print(f"Think of a secret code. Game {game.describe()}.")
-    print(f"I guess with {player.strategy}; you type the hint: {accepted_hint_forms(game)}. 'quit' stops.")
-    secrets, history = player.start(), []
-
-    def fail(message: str) -> int:
-        print(f"treegen: error: {message}", file=sys.stderr)
-        return 2
-
-    while True:
-        guess = player.next_guess(secrets, history)
-        n = len(history) + 1
-        print(f"guess {n}: {player.format(guess)}", flush=True)
-        while True:
-            print("hint? ", end="", flush=True)
-            try:
-                line = read_line(source, encoding)
-            except LineTooLong as exc:
-                if not tty:
-                    print(clip(exc.head))
-                    return fail(str(exc))
-                print(exc)
-                continue
-            if line is None:
-                print()
-                if tty:
-                    return 0
-                return fail(f"input ended before the secret was found ({secrets.size} secrets still possible)")
-            text = line.strip()
-            if not tty:
-                print(text)
-            if not text:
-                continue
-            if text.lower() in ("quit", "q", "exit"):
-                print("bye")
-                return 0
-            if text in ("?", "help"):
-                print(f"type the hint for {player.format(guess)}: {accepted_hint_forms(game)}")
-                continue
-            try:
-                hint = parse_hint(game, text)
-            except HintError as exc:
-                if not tty:
-                    return fail(str(exc))
-                print(exc)
-                continue
-            still = player.after(secrets, guess, hint)
-            if still.size == 0:
-                said = ", ".join(f"{player.format(g)}={format_hint(game, h)}" for g, h in history + [(guess, hint)])
-                message = f"no secret of {game.name} gives these hints: {said}"
-                if not tty:
-                    return fail(message)
-                print(f"{message}; type the hint for {player.format(guess)} again")
-                continue
-            break
-        if hint == game.win_hint:
-            print(f"solved in {n} guess{'es' if n != 1 else ''}")
-            return 0
-        history.append((guess, hint))
-        secrets = still
-        print(f"{secrets.size} secret{'s' if secrets.size != 1 else ''} still possible")
+    return guess_session(LiveGuesser(player), stdin, line_numbers=False, mistakes_to_stdout=True)

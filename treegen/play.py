@@ -4,6 +4,12 @@ Standard library only (plus the tree module): the first guess appears instantly.
 (``treegen.adversary``) and the heuristic advice for large candidate sets (``treegen.feedback``) import
 numpy lazily, inside the features that need them.
 
+This is the one console loop of treegen: :func:`play_guesser` asks for hints whatever picks the guesses,
+a :class:`Guesser` (a tree, :class:`TreeGuesser`, or a strategy played without a tree,
+``liveplay.LiveGuesser``), so both follow the rules below with the same commands, messages and exit
+statuses; :func:`hint_text` is the one way a hint is shown, and :func:`print_solution` the one way a
+solved secret is.
+
 Two kinds of session, chosen by whether stdin is a terminal:
 
 - interactive (a terminal): a mistake gets a one-line message on stderr and the question is asked again;
@@ -17,6 +23,10 @@ Two kinds of session, chosen by whether stdin is a terminal:
 A tree that has no move for a consistent history (an incomplete tree) ends a scripted session with exit
 status 1; in an interactive one it is reported, and the hint asked again.
 
+Two settings of :class:`Console` keep what ``treegen play --strategy`` has always printed (its tests
+assert it): ``line_numbers=False`` leaves the ``line N:`` out of a scripted session's message, and
+``mistakes_to_stdout=True`` prints an interactive session's mistakes on stdout instead of stderr.
+
 A line of input is at most ``MAX_LINE`` (4096) bytes: a longer one is read to its end in pieces, never
 held whole, and refused as a mistake; messages quote at most ``SHOWN`` (40) characters of what was typed.
 """
@@ -25,6 +35,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Protocol
 
 from .rules import (
     CodeError,
@@ -43,6 +54,7 @@ from .tree import NotInTree, Tree, TreeError, next_guess
 
 EXIT_OK = 0
 EXIT_TREE = 1  # the tree is invalid (incomplete: no move for a consistent history)
+EXIT_BAD_INPUT = 2  # a scripted session's bad line (cli.main gives the same status to every TreegenError)
 EXIT_INTERNAL = 3
 
 QUIT = ("quit", "q", "exit")
@@ -63,19 +75,24 @@ def moves_for(tree: Tree, secret: str) -> list[tuple[str, str]]:
 
     Raises ``CodeError`` for an illegal secret and :class:`TreeError` if the tree does not solve it.
     """
+    return [(guess, format_hint(tree.game, hint)) for guess, hint in _solve(tree, secret)]
+
+
+def _solve(tree: Tree, secret: str) -> list[tuple[str, int]]:
+    """:func:`moves_for` with each hint an int."""
     game = tree.game
     target = game.codes[parse_code(game, secret)]
     node = tree.root
-    moves: list[tuple[str, str]] = []
+    moves: list[tuple[str, int]] = []
     while True:
         guess = game.codes[_tree_code(game, node.guess)]
-        hint = format_hint(game, score_symbols(game, guess, target))
+        hint = score_symbols(game, guess, target)
         moves.append((node.guess, hint))
         if guess == target:
             return moves
-        child = node.child(hint)
+        child = node.child(format_hint(game, hint))
         if child is None:
-            said = " ".join(f"{g} {h}" for g, h in moves)
+            said = " ".join(f"{g} {format_hint(game, h)}" for g, h in moves)
             raise TreeError(
                 f"the tree does not solve {format_code(game, game.code_index[target])}: "
                 f"it has no move after {said}; check the file with treegen verify"
@@ -90,10 +107,13 @@ def _tree_code(game: Game, text: str) -> int:
         raise TreeError(f"the tree's guess {text!r} is not a legal code; check the file with treegen verify") from None
 
 
-def _hint_text(game: Game, hint: str) -> str:
-    """A canonical ``xAyB`` hint, followed by the game's own notation if it has one."""
-    native = format_hint_native(game, game.hint(int(hint[0]), int(hint[2])))
-    return f"{hint}  ({native})" if native else hint
+def hint_text(game: Game, hint: int) -> str:
+    """A hint as the console shows it: the canonical ``xAyB``, then the game's own notation if it has one
+    (``1A2B  (BWW)``, ``1A2B  (ball=3 strike=1)``). The one display form of a hint, for every mode of
+    ``treegen play`` with a tree or without one."""
+    native = format_hint_native(game, hint)
+    canonical = format_hint(game, hint)
+    return f"{canonical}  ({native})" if native else canonical
 
 
 def _plural(n: int, word: str, many: str | None = None) -> str:
@@ -247,19 +267,32 @@ class _PipeLines:
 class Console:
     """One session's questions and answers: prompts and transcript on stdout, mistakes on stderr.
 
-    ``scripted`` is true when stdin is not a terminal; then every line is echoed after its prompt, and
+    ``stdin`` is ``sys.stdin`` unless given (any stream with ``readline``, e.g. an ``io.StringIO``).
+    ``scripted`` is true when it is not a terminal; then every line is echoed after its prompt, and
     :meth:`mistake` ends the session (raises :class:`BadInput`) instead of asking again.
+
+    ``line_numbers`` (default true) starts a scripted session's mistake with ``line N:``;
+    ``mistakes_to_stdout`` (default false) prints an interactive session's mistakes on stdout rather
+    than stderr. ``treegen play --strategy`` sets both the other way, as it always printed them.
     """
 
-    def __init__(self) -> None:
-        stdin = sys.stdin
-        self.scripted = stdin is None or not stdin.isatty()
+    def __init__(self, stdin=None, *, line_numbers: bool = True, mistakes_to_stdout: bool = False) -> None:
+        stream = sys.stdin if stdin is None else stdin
+        self.scripted = stream is None or not stream.isatty()
         self.line = 0
-        self.encoding = getattr(stdin, "encoding", None) or "utf-8"
+        self.line_numbers = line_numbers
+        self.mistakes_to_stdout = mistakes_to_stdout
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
         self._pipe: _PipeLines | None = None
-        if self.scripted:
-            fd = stdin.fileno() if stdin is not None else -1
-            self._pipe = _PipeLines(fd, self.encoding)
+        self._lines = None  # a stream read with read_line (bytes where it has them)
+        if stream is None:  # no stdin at all: the input has ended
+            self._pipe = _PipeLines(-1, self.encoding)
+        elif not self.scripted and stream is sys.stdin:
+            pass  # the terminal: input(), with its line editing
+        elif self.scripted and _fileno(stream) >= 0:
+            self._pipe = _PipeLines(_fileno(stream), self.encoding)
+        else:  # a stream without a file descriptor (io.StringIO), or a terminal other than stdin
+            self._lines = getattr(stream, "buffer", stream)
 
     def __enter__(self) -> "Console":
         if self._pipe is not None and self._pipe.fd >= 0:
@@ -290,21 +323,26 @@ class Console:
             self.mistake(problem)
 
     def _read(self, prompt: str) -> str:
-        if self._pipe is None:
+        if self._pipe is None and self._lines is None:
             text = input(prompt)
             if len(text) > MAX_LINE:  # a terminal in canonical mode stops at 4095; a raw one does not
                 raise LineTooLong(text[: 4 * SHOWN], "characters")
             return text
         print(prompt, end="", flush=True)
         try:
-            got = read_line(self._pipe, self._pipe.encoding) if self._pipe.fd >= 0 else None
+            if self._pipe is not None:
+                got = read_line(self._pipe, self._pipe.encoding) if self._pipe.fd >= 0 else None
+            else:
+                got = read_line(self._lines, self.encoding)
         except LineTooLong as exc:
-            print(clip(exc.head), flush=True)  # the transcript shows the line's start only
+            if self.scripted:
+                print(clip(exc.head), flush=True)  # the transcript shows the line's start only
             raise
         if got is None:
             print(flush=True)
             raise EOFError
-        print(got, flush=True)
+        if self.scripted:
+            print(got, flush=True)
         return got
 
     def say(self, text: str = "") -> None:
@@ -313,14 +351,22 @@ class Console:
     def mistake(self, text: str) -> None:
         """A wrong answer: scripted, it ends the session (exit 2); interactive, a message and ask again."""
         if self.scripted:
-            raise BadInput(f"line {self.line}: {text}")
-        print(text, file=sys.stderr, flush=True)
+            raise BadInput(f"line {self.line}: {text}" if self.line_numbers else text)
+        print(text, file=sys.stdout if self.mistakes_to_stdout else sys.stderr, flush=True)
 
     def ended(self, text: str) -> None:
         """The input ended before the game did: scripted, exit 2; interactive (Ctrl-D), a goodbye."""
         if self.scripted:
             raise BadInput(f"input ended before the secret was found ({text})")
         self.say(f"bye ({text})")
+
+
+def _fileno(stream) -> int:
+    """The file descriptor of ``stream``, or -1 when it has none (an ``io.StringIO``)."""
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return -1
 
 
 def _command(text: str) -> str | None:
@@ -386,13 +432,63 @@ def suggest(game: Game, alive: list[int], pure_max: int = PURE_ADVICE_MAX) -> tu
 # -- the modes -------------------------------------------------------------------------------------------
 
 
-def play_secret(tree: Tree, secret: str) -> int:
-    """``treegen play --secret``: print each guess and hint until solved."""
-    moves = moves_for(tree, secret)
+def print_solution(game: Game, moves: list[tuple[str, int]]) -> int:
+    """``treegen play --secret``: print each (guess, hint) of ``moves`` and how many guesses it took."""
     for n, (guess, hint) in enumerate(moves, 1):
-        print(f"guess {n}: {guess}  {_hint_text(tree.game, hint)}")
+        print(f"guess {n}: {guess}  {hint_text(game, hint)}")
     print(f"solved in {_plural(len(moves), 'guess', 'guesses')}")
     return EXIT_OK
+
+
+def play_secret(tree: Tree, secret: str) -> int:
+    """``treegen play --secret``: print each guess and hint until solved."""
+    return print_solution(tree.game, _solve(tree, secret))
+
+
+class Guesser(Protocol):
+    """Where :func:`play_guesser`'s next guess comes from: a tree (:class:`TreeGuesser`) or a strategy
+    played without one (``liveplay.LiveGuesser``).
+
+    A *position* is whatever the guesser needs to know after some hints (a tree node, the secrets still
+    possible); the loop only keeps them, one a hint, so that ``undo`` goes back to the one before.
+    """
+
+    game: Game
+    by: str  # how the guesses are made, for the greeting: "" (a tree) or " with entropy"
+
+    def start(self) -> object:
+        """The position before the first hint."""
+
+    def guess(self, position) -> str:
+        """The guess to play at ``position``, as text."""
+
+    def answer(self, position, hint: int) -> tuple[int, object | None]:
+        """How many secrets give every hint so far and then ``hint`` to this guess (0: the hints are
+        inconsistent), and the position after it: None when the guesser has no move there (a tree that
+        is incomplete) or when ``hint`` is the all-bulls hint."""
+
+
+class TreeGuesser:
+    """The guesses of a tree; the secrets still possible are filtered in pure Python."""
+
+    by = ""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.game = tree.game
+
+    def start(self):
+        return (self.tree.root, None)  # (the node, the secrets still possible: None for every code)
+
+    def guess(self, position) -> str:
+        return position[0].guess
+
+    def answer(self, position, hint: int):
+        node, alive = position
+        game = self.game
+        still = _filter(game, range(game.size) if alive is None else alive, _tree_code(game, node.guess), hint)
+        child = node.child(format_hint(game, hint)) if still and hint != game.win_hint else None
+        return len(still), (None if child is None else (child, still))
 
 
 GUESSER_HELP = """\
@@ -402,18 +498,21 @@ type the hint for {guess}: {forms}
   help, ?       this text"""
 
 
-def play_guesser(tree: Tree, con: Console) -> int:
-    """``treegen play``: the tree guesses the user's secret; the user types the hints."""
-    game = tree.game
+def play_guesser(source: Tree | Guesser, con: Console) -> int:
+    """``treegen play`` (a tree) and ``treegen play --strategy`` (a ``liveplay.LiveGuesser``): the computer
+    guesses the user's secret; the user types the hints. Raises :class:`BadInput` for a scripted
+    session's bad line (see the module's docstring); :func:`guess_session` turns it into exit 2."""
+    guesser: Guesser = TreeGuesser(source) if isinstance(source, Tree) else source
+    game = guesser.game
     con.say(f"Think of a secret code. Game {game.describe()}.")
-    con.say(f"I guess; you type the hint: {accepted_hint_forms(game)}. 'help' lists the commands.")
-    # One step per hint taken: (the node that guessed, its hint, the secrets left after it).
-    steps: list[tuple[object, str, list[int]]] = []
-    every: list[int] | None = None  # every code, made on first use
-    node = tree.root
+    con.say(f"I guess{guesser.by}; you type the hint: {accepted_hint_forms(game)}. 'help' lists the commands.")
+    # One step per hint taken: (the position where it was given, the hint as xAyB).
+    steps: list[tuple[object, str]] = []
+    position = guesser.start()
     while True:
         n = len(steps) + 1
-        con.say(f"guess {n}: {node.guess}")
+        shown = guesser.guess(position)
+        con.say(f"guess {n}: {shown}")
         while True:
             try:
                 text = con.ask("hint? ")
@@ -427,14 +526,14 @@ def play_guesser(tree: Tree, con: Console) -> int:
                 con.say("bye")
                 return EXIT_OK
             if command == "help":
-                con.say(GUESSER_HELP.format(guess=node.guess, forms=accepted_hint_forms(game)))
+                con.say(GUESSER_HELP.format(guess=shown, forms=accepted_hint_forms(game)))
                 continue
             if command == "undo":
                 if not steps:
                     con.mistake("nothing to undo: no hint given yet")
                     continue
-                node, hint, _ = steps.pop()
-                con.say(f"took back {node.guess}={hint}")
+                position, key = steps.pop()
+                con.say(f"took back {guesser.guess(position)}={key}")
                 break
             try:
                 hint = parse_hint(game, text)
@@ -442,31 +541,37 @@ def play_guesser(tree: Tree, con: Console) -> int:
                 con.mistake(str(exc))
                 continue
             key = format_hint(game, hint)
-            guess = _tree_code(game, node.guess)
-            if every is None:
-                every = list(range(game.size))
-            alive = steps[-1][2] if steps else every
-            still = _filter(game, alive, guess, hint)
-            if not still:
-                given = ", ".join([f"{s[0].guess}={s[1]}" for s in steps] + [f"{node.guess}={key}"])
-                con.mistake(f"no secret of {game.name} gives these hints: {given}; type the hint for {node.guess} again, or undo")
+            given = ", ".join([f"{guesser.guess(p)}={k}" for p, k in steps] + [f"{shown}={key}"])
+            left, after = guesser.answer(position, hint)
+            if not left:
+                con.mistake(f"no secret of {game.name} gives these hints: {given}; type the hint for {shown} again, or undo")
                 continue
             if hint == game.win_hint:
                 con.say(f"solved in {_plural(n, 'guess', 'guesses')}")
                 return EXIT_OK
-            child = node.child(key)
-            if child is None:
-                given = ", ".join([f"{s[0].guess}={s[1]}" for s in steps] + [f"{node.guess}={key}"])
+            if after is None:  # only a tree has no move for a consistent history
                 msg = f"the tree has no move after {given}: it is incomplete; check it with treegen verify"
                 if con.scripted:
                     print(f"treegen: {msg}", file=sys.stderr, flush=True)
                     return EXIT_TREE
                 con.mistake(msg + "; check the hint, undo, or quit")
                 continue
-            steps.append((node, key, still))
-            con.say(_still(len(still)))
-            node = child
+            steps.append((position, key))
+            con.say(_still(left))
+            position = after
             break
+
+
+def guess_session(source: Tree | Guesser, stdin=None, **console) -> int:
+    """:func:`play_guesser` in a :class:`Console` of its own (``stdin`` and ``console``: its arguments),
+    with a scripted session's bad line reported as ``treegen.cli.main`` reports it: ``treegen: error:``
+    and the message on stderr, exit status 2."""
+    with Console(stdin, **console) as con:
+        try:
+            return play_guesser(source, con)
+        except BadInput as exc:
+            print(f"treegen: error: {exc}", file=sys.stderr, flush=True)
+            return EXIT_BAD_INPUT
 
 
 class FixedSecret:
@@ -567,7 +672,7 @@ def play_host(game: Game, tree: Tree | None, setter, con: Console) -> int:
         key = format_hint(game, hint)
         history.append((guess, key))
         alive_after.append(_filter(game, alive, code, hint))
-        con.say(f"{guess}  {_hint_text(game, key)}")
+        con.say(f"{guess}  {hint_text(game, hint)}")
         if hint == game.win_hint:
             con.say(f"solved in {_plural(len(history), 'guess', 'guesses')}")
             if setter.evil:
