@@ -188,12 +188,12 @@ def test_every_help_lists_examples_and_exit_statuses(capsys, command):
 
 
 def test_an_internal_error_is_one_line_and_exit_3(monkeypatch, capsys):
-    from treegen import cli
+    from treegen.cli import games
 
     def broken(args):
         raise RuntimeError("something impossible happened")
 
-    monkeypatch.setattr(cli, "cmd_games", broken)
+    monkeypatch.setattr(games, "cmd_games", broken)
     status, out, err = run_main(capsys, "games")
     assert status == 3
     assert err == ("treegen: internal error: RuntimeError: something impossible happened "
@@ -203,7 +203,7 @@ def test_an_internal_error_is_one_line_and_exit_3(monkeypatch, capsys):
 def test_an_interrupt_inside_a_kernels_return_is_an_interrupt(monkeypatch, capsys):
     """Ctrl-C that lands while numba boxes a kernel's results surfaces as SystemError chained (through
     other SystemErrors) from the KeyboardInterrupt: exit 130 as for any Ctrl-C, not an internal error."""
-    from treegen import cli
+    from treegen.cli import games
 
     def interrupted(args):
         try:
@@ -214,7 +214,7 @@ def test_an_interrupt_inside_a_kernels_return_is_an_interrupt(monkeypatch, capsy
         except SystemError as exc:
             raise SystemError("CPUDispatcher(next_open_guess) returned a result with an exception set") from exc
 
-    monkeypatch.setattr(cli, "cmd_games", interrupted)
+    monkeypatch.setattr(games, "cmd_games", interrupted)
     assert run_main(capsys, "games") == (130, "", "\n")
 
 
@@ -393,3 +393,70 @@ def test_the_readme_output_file_is_ignored_by_git():
         pytest.skip("not a git checkout")
     done = subprocess.run(["git", "check-ignore", "-q", "bulls-cows.json"], cwd=root)
     assert done.returncode == 0
+
+
+# -- the command line's own structure (treegen/cli/) ----------------------------------------------
+
+
+def test_the_choices_the_command_line_offers_are_the_librarys():
+    """cli.common keeps one copy of each list the library defines (the library's modules import numpy or
+    cost tens of milliseconds, and the parser is built before every command): each copy is the library's."""
+    from treegen import coordinator, formats, liveplay, static, strategies, verify
+    from treegen.cli import common
+
+    assert common.OBJECTIVES == tuple(coordinator.OBJECTIVES) == tuple(verify.OBJECTIVES)
+    assert common.EXECUTORS == tuple(coordinator.EXECUTORS)
+    assert common.TIES == tuple(strategies.TIES)
+    assert common.STRATEGIES == tuple(strategies.STRATEGIES)
+    assert set(liveplay.LIVE_STRATEGIES) <= set(common.STRATEGIES) | {"hybrid"}
+    assert common.STATIC_OBJECTIVES == tuple(static.OBJECTIVES)
+    assert common.STATIC_METHODS == tuple(static.METHODS)
+    assert common.IMPORT_FORMATS == tuple(formats.IMPORT_FORMATS)
+    assert common.EXPORT_FORMATS == tuple(formats.EXPORT_FORMATS)
+
+
+def test_the_exit_statuses_help_is_made_from_the_enum():
+    from treegen.cli.common import EXIT_MEANINGS, EXIT_STATUSES, Exit
+
+    assert EXIT_STATUSES.startswith("exit status:\n")
+    for status in Exit:
+        if status is Exit.STOPPED:  # static's own, said in its help
+            assert f"\n  {status.value} " not in EXIT_STATUSES
+        elif status is Exit.SIGTERM:  # on the line of the other signal
+            assert f"; {status.value}: {EXIT_MEANINGS[status]}\n" in EXIT_STATUSES
+        else:
+            assert f"\n  {status.value:<4} {EXIT_MEANINGS[status]}" in EXIT_STATUSES
+
+
+def test_one_default_output_name():
+    from treegen.cli.common import default_output
+    from treegen.rules import resolve_game
+    from treegen.strategies import default_output as strategy_output
+
+    assert default_output(resolve_game("mm:4:7"), "optimal-average") == "mm-4-7-optimal-average.json"
+    assert default_output(resolve_game("bulls-cows"), "static") == "bulls-cows-static.json"
+    assert default_output(resolve_game("mastermind"), "entropy") == strategy_output(resolve_game("mastermind"), "entropy")
+
+
+def test_building_the_parser_imports_no_heavy_module():
+    """Every command module is imported and the parser built before any command runs: none may pull in
+    numpy, numba, tqdm or the library's heavy modules (play, verify and show start instantly)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from treegen.cli import build_parser; build_parser(); "
+            "heavy = ('numpy', 'numba', 'tqdm', 'orjson', 'http', 'treegen.formats', 'treegen.static', "
+            "'treegen.strategies', 'treegen.coordinator', 'treegen.verify', 'treegen.serve'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in heavy))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_python_dash_m_treegen_cli_is_the_command():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "treegen.cli", "hint", "5346", "5234"], capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "1A2B\n", "")

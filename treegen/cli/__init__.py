@@ -1,0 +1,140 @@
+"""The ``treegen`` command line: games, hints, candidates, trees, heuristics and exact search.
+
+This layer parses arguments, handles signals and prints; the library returns values. Each command's
+options sit beside its handler in one module per command group (``games``, ``trees``, ``play``,
+``heuristics``, ``solve``, ``serve``, ``static``, ``value``); what they share is in ``common``. This module
+assembles the parser and runs a command (:func:`main`, and :func:`run` for the console script).
+
+Heavy modules (numpy, numba) are imported inside the commands that need them, so that ``play``, ``verify``
+and ``show`` start instantly. Exit statuses are the same for every command (``common.Exit``): every error
+a user can cause is a one-line message and exit 2, and no traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+
+from .. import __version__
+from ..rules import TreegenError
+from . import games, heuristics, play, serve, solve, static, trees, value
+from .common import EXIT_STATUSES, Exit, Parser, Terminated, interrupt_within, refuse_empty_text
+
+__all__ = ["main", "run", "build_parser", "Exit", "Terminated"]
+
+EPILOG = """\
+examples:
+  treegen solve && treegen verify bulls-cows-optimal-average.json
+  treegen games
+  treegen hint 5346 5234                      # -> 1A2B
+  treegen hint --game numbers-baseball 5382 3092
+  treegen candidates 0123=1A2B 4567=0A1B
+  treegen candidates --game mastermind 1122=BW 3456=W
+  treegen build --strategy entropy            # a heuristic tree: bulls-cows-entropy.json
+  treegen eval                                # every heuristic strategy compared in one table
+"""
+
+# The commands in the order ``treegen --help`` lists them; each adds its subparser and options.
+COMMANDS = (
+    games.add_games, games.add_hint, games.add_candidates,
+    trees.add_verify, play.add_play, trees.add_show, trees.add_import, trees.add_export,
+    heuristics.add_build, heuristics.add_eval,
+    solve.add_solve, serve.add_serve, static.add_static, value.add_value,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="treegen",
+        description="Optimal and heuristic strategy trees for Bulls and Cows, Mastermind and their variants.",
+        epilog=EPILOG + "\n" + EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"treegen {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for add in COMMANDS:
+        add(sub)
+    refuse_empty_text(sub)
+    return parser
+
+
+def _flush_stdout() -> int | None:
+    """Flush standard output inside main's handlers rather than at exit, where a failure would print
+    Python's own message: None when all is well, else the exit status after a one-line message."""
+    if sys.stdout is None:  # started with standard output closed: print() wrote nothing, nothing to flush
+        return None
+    try:
+        sys.stdout.flush()
+        return None
+    except BrokenPipeError:
+        status = None  # output piped into `head` and closed early: not an error of ours
+    except TreegenError as exc:  # files.checked_stdout's "cannot write the output: ..."
+        print(f"treegen: error: {exc}", file=sys.stderr)
+        status = Exit.USAGE
+    except OSError as exc:
+        print(f"treegen: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        status = Exit.USAGE
+    try:  # leave nothing for the interpreter's own flush at exit to fail on
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = int(args.func(args) or 0)
+    except Terminated:
+        print("treegen: terminated", file=sys.stderr)
+        status = Exit.SIGTERM
+    except TreegenError as exc:
+        print(f"treegen: error: {exc}", file=sys.stderr)
+        status = Exit.USAGE
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        status = Exit.SIGINT
+    except BrokenPipeError:
+        status = Exit.OK
+    except RecursionError:
+        print("treegen: error: the input is nested too deeply to process", file=sys.stderr)
+        status = Exit.USAGE
+    except Exception as exc:  # a bug: one line for the user, the traceback only on request
+        if interrupt_within(exc):  # Ctrl-C while a kernel returned (see common.interrupt_within)
+            print("", file=sys.stderr)
+            status = Exit.SIGINT
+        elif os.environ.get("TREEGEN_DEBUG"):
+            raise
+        else:
+            print(f"treegen: internal error: {type(exc).__name__}: {exc} (please report it; "
+                  "TREEGEN_DEBUG=1 shows the traceback)", file=sys.stderr)
+            status = Exit.INTERNAL
+    flushed = _flush_stdout()
+    return int(status if flushed is None else flushed)
+
+
+def run() -> None:
+    """The ``treegen`` command: :func:`main`, then exit with its status. The garbage collector is frozen
+    first: the interpreter's last collection would walk every object that numba's compiles and cache
+    loads left behind, about 0.2 s of a one-second solve, to free memory the system frees at exit anyway."""
+    import signal
+
+    def terminate(signum, frame):
+        raise Terminated
+
+    # Every command ends on SIGTERM with one line and exit 143; solve and serve install their own handler,
+    # which also says what was (not) written.
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        from ..files import checked_stdout
+
+        sys.stdout = checked_stdout()
+    except (AttributeError, OSError, ValueError):
+        pass  # no usable standard output (closed, or not a file): keep Python's own
+    status = main()
+    gc.freeze()
+    sys.exit(status)

@@ -1,0 +1,224 @@
+"""What every command of the ``treegen`` command line shares: the parser class, the exit statuses, the
+argument types, the options several commands take, and the choices the library defines.
+
+Imports only the standard library and :mod:`treegen.rules` (light); each command module imports the
+library's heavy modules inside its handler.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from enum import IntEnum
+
+from ..rules import DEFAULT_GAME, PRESETS, TreegenError
+
+
+# -- exit statuses: one enum; the help text every command ends with is made from it ----------------
+
+
+class Exit(IntEnum):
+    """The exit statuses of every command (``EXIT_MEANINGS`` says what each means)."""
+
+    OK = 0
+    FALSE = 1
+    USAGE = 2
+    INTERNAL = 3
+    STOPPED = 4  # static only (its own help says so): the search stopped before a proof
+    SIGINT = 130
+    SIGTERM = 143
+
+
+EXIT_MEANINGS = {
+    Exit.OK: "success",
+    Exit.FALSE: "the tree is invalid, or what was asked is proved impossible",
+    Exit.USAGE: "bad input (a malformed argument, file or hint; an output that cannot be written)",
+    Exit.INTERNAL: "internal error (a bug: please report it)",
+    Exit.SIGINT: "interrupted (Ctrl-C)",
+    Exit.SIGTERM: "terminated (SIGTERM)",
+}
+
+
+def _exit_statuses() -> str:
+    lines = ["exit status:"]
+    for status, meaning in EXIT_MEANINGS.items():
+        if status is Exit.SIGTERM:  # shares the line of the other signal
+            lines[-1] += f"; {status.value}: {meaning}"
+        else:
+            lines.append(f"  {status.value:<4} {meaning}")
+    return "\n".join(lines) + "\n"
+
+
+EXIT_STATUSES = _exit_statuses()
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (see :func:`treegen.cli.run`). A BaseException, like KeyboardInterrupt, so that no
+    ``except Exception`` on the way up takes it for an error; unlike KeyboardInterrupt, so that a command
+    that handles Ctrl-C in its own way (play's prompt) does not take it for one."""
+
+
+def interrupt_within(exc: BaseException) -> bool:
+    """Whether ``exc`` is a KeyboardInterrupt or was caused by one. numba boxes a kernel's results with
+    Python code, so Ctrl-C (or the SIGTERM handler's KeyboardInterrupt) can be raised there, and CPython
+    then raises SystemError("... returned a result with an exception set") with the interrupt at the end
+    of its chain of causes."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__
+    return False
+
+
+# -- choices the library defines -------------------------------------------------------------------
+# TODO(lead): import each from the library once it lives in a module that imports no numpy and costs
+# nothing at start-up (parsers are built before every command, and hint, play, verify and show must start
+# instantly): today each library constant sits in a module that imports numpy or costs 10-40 ms. Until
+# then this is the one copy in the command line, and tests/test_cli.py checks it equals the library's.
+OBJECTIVES = ("average", "worst", "crush")  # treegen.coordinator.OBJECTIVES (numpy; also verify.OBJECTIVES)
+EXECUTORS = ("processes", "ray")  # treegen.coordinator.EXECUTORS (numpy)
+TIES = ("possible", "paper")  # treegen.strategies.TIES (numpy)
+STRATEGIES = ("first-consistent", "random-consistent", "minimax", "expected-size", "expected-steps", "entropy",
+              "most-parts", "n-ln-n-plus-1", "digit-sweep")  # the keys of treegen.strategies.STRATEGIES (numpy)
+STATIC_OBJECTIVES = ("size", "average")  # treegen.static.OBJECTIVES (orjson and 750 lines: ~7 ms)
+STATIC_METHODS = ("dfs", "cp-sat")  # treegen.static.METHODS
+IMPORT_FORMATS = ("paths", "irving", "arfst23", "arfst23-yml")  # treegen.formats.IMPORT_FORMATS (~35 ms)
+EXPORT_FORMATS = ("paths", "irving", "arfst23", "arfst23-yml", "dot", "csv")  # treegen.formats.EXPORT_FORMATS
+
+
+def or_list(names) -> str:
+    """``a, b or c``: a list of choices in a help text."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+# -- the parser ------------------------------------------------------------------------------------
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error in one line, then exits 2."""
+
+    def error(self, message: str) -> None:  # noqa: D401 - argparse API
+        self.exit(Exit.USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+    def format_help(self) -> str:
+        # A description that needs a module import is built only when help is asked for (``serve``'s text
+        # lives in treegen.serve, whose http.server import would slow every command's start).
+        more = getattr(self, "describe_more", None)
+        if more is not None:
+            self.description = f"{self.description}\n\n{more()}"
+            self.describe_more = None
+        return super().format_help()
+
+
+def add_command(sub, name: str, func, help: str, examples: str) -> argparse.ArgumentParser:
+    """Add command ``name`` (run by ``func(args)``) to the subparsers ``sub``: its help is also its
+    description, and its epilog its examples and the exit statuses."""
+    p = sub.add_parser(
+        name, help=help, description=help, epilog="examples:\n" + examples + "\n" + EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(func=func)
+    return p
+
+
+# -- argument types: every number a user types goes through rules.parse_int (ASCII digits, a range) ------
+SEED_MAX = 2**64 - 1  # numpy's and Python's generators take any seed; 64 bits is what a user can mean
+
+
+def whole(lo: int | None = None, hi: int | None = None):
+    """An argparse type: a whole number in ASCII digits within ``lo..hi`` (``int`` would take ``１``, ``1_0``
+    and 5000 digits, and fail far later, or with a traceback)."""
+    from ..rules import NumberError, parse_int
+
+    def whole(text: str) -> int:
+        try:
+            return parse_int(text, "the value", lo, hi)
+        except NumberError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return whole
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds (``float`` takes ``nan`` and ``inf``)."""
+    raw = text.strip()
+    if not re.fullmatch(r"[0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9}", raw) or float(raw) <= 0:
+        shown = raw if len(raw) <= 40 else raw[:37] + "..."
+        raise argparse.ArgumentTypeError(f"the value must be a positive number of seconds such as 600 or 0.5, not {shown!r}")
+    return float(raw)
+
+
+def nonempty(text: str) -> str:
+    """An argparse type for every text option: an empty value is refused, as ``-o ''`` always was (an empty
+    ``--guesses`` would start a long search; an empty ``--trees`` would serve the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the value is empty; give one")
+    return text
+
+
+def refuse_empty_text(sub) -> None:
+    """Give every text option of every command in ``sub`` the type :func:`nonempty` (-o and --checkpoint
+    keep their own check and words, in files.output_file and files.output_folder)."""
+    for each in sub.choices.values():
+        for action in each._actions:
+            if isinstance(action, argparse._StoreAction) and action.option_strings and action.type is None \
+                    and action.dest not in ("output", "checkpoint"):
+                action.type = nonempty
+
+
+# -- options several commands take -----------------------------------------------------------------
+
+
+def add_game(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--game",
+        "-g",
+        default=DEFAULT_GAME,
+        metavar="G",
+        help=f"a preset ({', '.join(PRESETS)}) or a spec bc:P:N / mm:P:N (default: {DEFAULT_GAME})",
+    )
+
+
+def add_memory(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--memory", default=None, metavar="SIZE",
+                   help="memory budget such as 4G or 512M (default: a quarter of the machine's memory); a "
+                   "feedback table larger than this is not built: hints are computed on the fly")
+
+
+def add_hybrid_options(p: argparse.ArgumentParser) -> None:
+    """The hybrid strategy's two numbers (``play --strategy hybrid``, ``eval --sample``)."""
+    p.add_argument("--threshold", type=whole(0, 10**9), default=None, metavar="T",
+                   help="hybrid: guess the first possible code while more than T remain (default 2000)")
+    p.add_argument("--guess-sample", type=whole(0, 10**9), default=None, metavar="K",
+                   help="hybrid: score the possible codes plus K random others (default 1000)")
+
+
+# -- what handlers share -----------------------------------------------------------------------------
+
+
+def default_output(game, what: str) -> str:
+    """The default file name of what a command writes: ``GAME-WHAT.json`` with the game's colons as dashes,
+    e.g. ``bulls-cows-entropy.json``, ``mm-4-7-optimal-average.json``, ``mastermind-static.json``."""
+    # TODO(lead): treegen.strategies.default_output builds the same name for a strategy; one library
+    # function (in a light module) should serve both.
+    return f"{game.name.replace(':', '-')}-{what}.json"
+
+
+def progress_bar(total: int, desc: str):
+    """A tqdm bar on stderr that shows up only if the work takes over a second."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="secret", delay=1.0, leave=False, file=sys.stderr)
+
+
+def workers_asked(args) -> int:
+    """``--workers`` or, by default, the number of cores; refused below 1."""
+    asked = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if asked < 1:
+        raise TreegenError(f"--workers must be at least 1, not {asked}")
+    return asked

@@ -1,0 +1,93 @@
+"""``treegen games``, ``hint`` and ``candidates``: the presets, one hint, the secrets a history leaves."""
+
+from __future__ import annotations
+
+from ..rules import PRESETS, resolve_game
+from .common import Exit, add_command, add_game, whole
+
+# -- games -----------------------------------------------------------------------------------------
+
+
+def add_games(sub) -> None:
+    add_command(sub, "games", cmd_games, "list the preset games", "  treegen games\n")
+
+
+def cmd_games(args) -> int:
+    print(f"{'preset':<19} {'positions':>9}  {'alphabet':<11} {'repeats':<8} {'secrets':>7}  hints")
+    for g in PRESETS.values():
+        notation = {"ab": "xAyB", "pegs": "xAyB or pegs BBW", "baseball": "xAyB or ball=2 strike=1"}
+        print(
+            f"{g.name:<19} {g.positions:>9}  {g.alphabet:<11} {'yes' if g.repeats else 'no':<8} "
+            f"{g.size:>7}  {notation[g.notation]}"
+        )
+    print("\nOther games: --game bc:P:N (P positions, N symbols, no repeats) or mm:P:N (repeats);")
+    print("symbols are the first N of 0-9 then A-Z, e.g. --game bc:3:6, --game mm:4:7.")
+    return Exit.OK
+
+
+# -- hint ------------------------------------------------------------------------------------------
+
+
+def add_hint(sub) -> None:
+    p = add_command(
+        sub, "hint", cmd_hint, "score a guess against a secret",
+        "  treegen hint 5346 5234                         # 1A2B\n"
+        "  treegen hint --game numbers-baseball 5382 3092  # 1A1B  (ball=2 strike=1)\n"
+        "  treegen hint --game mastermind 1122 1213\n",
+    )
+    add_game(p)
+    p.add_argument("guess", metavar="GUESS")
+    p.add_argument("secret", metavar="SECRET")
+
+
+def cmd_hint(args) -> int:
+    from ..rules import format_hint, format_hint_native, parse_code, score_codes
+
+    game = resolve_game(args.game)
+    guess = parse_code(game, args.guess)
+    secret = parse_code(game, args.secret)
+    hint = score_codes(game, guess, secret)
+    native = format_hint_native(game, hint)
+    print(format_hint(game, hint) + (f"  ({native})" if native else ""))
+    return Exit.OK
+
+
+# -- candidates ------------------------------------------------------------------------------------
+
+
+def add_candidates(sub) -> None:
+    p = add_command(
+        sub, "candidates", cmd_candidates, "list the secrets still possible after some hints",
+        "  treegen candidates 0123=1A2B 4567=0A1B\n"
+        "  treegen candidates --game numbers-baseball 0115='b1s0' 5623=b0s0\n"
+        "  treegen candidates --game mastermind 1122=BW\n",
+    )
+    add_game(p)
+    p.add_argument("history", nargs="*", metavar="GUESS=HINT", help="a guess and the hint it got")
+    p.add_argument("--limit", type=whole(0, 10**9), default=20, metavar="N", help="show at most N secrets (0: all; default 20)")
+
+
+def cmd_candidates(args) -> int:
+    from ..feedback import consistent_secrets
+    from ..rules import format_code
+
+    game = resolve_game(args.game)
+    history = _parse_history(game, args.history)
+    alive = consistent_secrets(game, history)
+    shown = alive[: args.limit] if args.limit > 0 else alive
+    print(f"{alive.size} possible secret{'s' if alive.size != 1 else ''}")
+    if shown.size:
+        print(" ".join(format_code(game, int(c)) for c in shown) + (" ..." if shown.size < alive.size else ""))
+    return Exit.OK
+
+
+def _parse_history(game, pairs: list[str]):
+    from ..rules import HintError, parse_code, parse_hint
+
+    history = []
+    for item in pairs:
+        if "=" not in item:
+            raise HintError(f"{item!r} is not GUESS=HINT; write each guess and its hint as 0123=1A2B")
+        code, hint = item.split("=", 1)
+        history.append((parse_code(game, code), parse_hint(game, hint)))
+    return history

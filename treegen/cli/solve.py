@@ -1,0 +1,202 @@
+"""``treegen solve``: prove an optimal strategy tree by exact search (the coordinator, on worker processes
+or Ray), with a progress bar, Ctrl-C and SIGTERM that leave no tree, and an optional checkpoint folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..rules import TreegenError, resolve_game
+from .common import (EXECUTORS, OBJECTIVES, Exit, add_command, add_game, default_output, interrupt_within,
+                     whole, workers_asked)
+
+
+def add_solve(sub) -> None:
+    p = add_command(
+        sub, "solve", cmd_solve, "prove an optimal strategy tree by exact search",
+        "  treegen solve -o bulls-cows.json && treegen verify bulls-cows.json\n"
+        "  treegen solve --game mastermind                      # least total: 5625\n"
+        "  treegen solve --game mastermind --max-guesses 5      # least total within 5 guesses: 5626\n"
+        "  treegen solve --game mastermind --objective worst    # 5 guesses, 4 impossible\n"
+        "  treegen solve --game mastermind --objective crush    # 5 guesses, then fewest secrets needing 5\n"
+        "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
+        "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
+        "  treegen solve --executor ray --address auto --eager   # on a Ray cluster (ray start --head, then workers)\n"
+        "\n"
+        "a checkpoint folder is trusted to be treegen's own work: each entry is checked for damage, for\n"
+        "belonging to this search and this version of the search's code, and an exact value against its\n"
+        "tree, and the final tree is replayed over every secret. But an entry rewritten with a worse,\n"
+        "self-consistent outcome (its checksum recomputed) passes those checks, and the solve would claim\n"
+        "what it never proved: resume only from a folder nothing but treegen has written, and for a claim\n"
+        "others must trust, solve without a checkpoint folder or with a fresh one.\n",
+    )
+    add_game(p)
+    p.add_argument("--objective", choices=OBJECTIVES, default="average",
+                   help="average: least total guesses; worst: least maximum, then least total; crush: least "
+                   "maximum, then fewest secrets needing it, then least total (default average)")
+    p.add_argument("--max-guesses", type=whole(None, 10**9), default=None, metavar="N",
+                   help="every secret must be solved within N guesses (exit 1 with a proof if impossible)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE",
+                   help="where to write the tree (default GAME-optimal-OBJECTIVE.json); a symlink is written "
+                   "through to its target")
+    p.add_argument("--workers", type=whole(None, 10**9), default=None, metavar="K",
+                   help="worker processes (default and most: every core); the output is the same for any K")
+    p.add_argument("--executor", choices=EXECUTORS, default="processes",
+                   help="where subproblems run: local worker processes (default) or Ray (pip install -e '.[ray]')")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="with --executor ray: 'auto' joins this machine's Ray cluster (ray start), or a Ray "
+                   "address; without it a local Ray of --workers CPUs starts on loopback")
+    p.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="record finished subproblems in DIR (created if its parent exists); a rerun with the "
+                   "same DIR resumes; a DIR of another search is refused")
+    p.add_argument("--eager", action="store_true",
+                   help="search every class of every guess side by side rather than one after another, and "
+                   "coordinate every big set, not only those near the root: for many workers (Ray), a shorter "
+                   "critical path (bulls-cows 1.4 s of CPU against 2.6 s) for more work; the same tree (the "
+                   "file records eager, as its node count differs)")
+    p.add_argument("--consistent-only", "--hard", action="store_true",
+                   help="hard mode: every guess must be a secret still possible")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--timings", action="store_true",
+                   help="also record seconds and workers in the file (the bytes then differ run to run)")
+    for lever in ("symmetry", "lookahead", "ordering", "memo", "two-phase", "orbits", "shares"):
+        p.add_argument(f"--no-{lever}", action="store_true", help=argparse.SUPPRESS)
+    # The memo by orbit is on by default only for games of more than 2000 codes (search.uses_orbits).
+    p.add_argument("--orbits", action="store_true", help=argparse.SUPPRESS)
+
+
+def stderr_line(bar):
+    """Print one line on stderr without breaking a progress bar's line."""
+
+    def say(message: str) -> None:
+        if bar is not None:
+            bar.write(f"treegen: {message}", file=sys.stderr)
+        else:
+            print(f"treegen: {message}", file=sys.stderr)
+
+    return say
+
+
+def cmd_solve(args) -> int:
+    import signal
+    import time
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ..coordinator import Infeasible, SearchBug, check_memory, compile_ahead, plan_workers, solve_game, strategy_name
+    from ..files import output_file, output_folder
+    from ..report import format_stats
+    from ..search import Options
+    from ..tree import save_tree
+
+    game = resolve_game(args.game)
+    if args.max_guesses is not None and args.max_guesses < 1:
+        raise TreegenError(f"--max-guesses must be at least 1, not {args.max_guesses}")
+    asked = workers_asked(args)
+    objective = args.objective
+    strategy = strategy_name(objective, args.max_guesses, args.consistent_only)
+    out = args.output if args.output is not None else default_output(game, strategy)
+    # Everything that can be refused is refused before the search starts (and before any folder is made).
+    if args.orbits and args.no_orbits:
+        raise TreegenError("--orbits and --no-orbits contradict each other; give one at most")
+    if args.address is not None and args.executor != "ray":
+        raise TreegenError("--address applies only with --executor ray")
+    output_file(out, "tree file")
+    check_memory(game)
+    if args.checkpoint is not None and output_folder(args.checkpoint):
+        print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)
+    if args.executor == "ray":
+        workers = asked
+    else:
+        workers, note = plan_workers(game, asked)
+        if note and args.workers is not None:  # said only to whoever asked for a number of workers
+            print(f"treegen: {note}", file=sys.stderr)
+    options = Options(
+        symmetry=not args.no_symmetry, lookahead=not args.no_lookahead, ordering=not args.no_ordering,
+        memo=not args.no_memo, two_phase=not args.no_two_phase,
+        orbits=False if args.no_orbits else True if args.orbits else None, shares=not args.no_shares,
+    ).resolved(game)
+    start = time.perf_counter()
+    bar = None
+
+    def progress(done: int, total: int, note: str) -> None:
+        # tqdm redraws at most every mininterval seconds on update(); never force a redraw here.
+        bar.total = total
+        if note != bar.postfix:
+            bar.set_postfix_str(note, refresh=False)
+        bar.update(done - bar.n)
+
+    def timings() -> dict:
+        return {"seconds": round(time.perf_counter() - start, 2), "workers": workers}
+
+    signals: list[int] = []
+
+    def stop(signum, frame):
+        signals.append(signum)
+        raise KeyboardInterrupt  # stop the workers and leave as after Ctrl-C
+
+    def stopped() -> None:
+        # The record, not only the exception: a KeyboardInterrupt raised while LLVM calls back into Python
+        # (numba compiling) is printed and dropped by ctypes, and the solve would go on to write its tree.
+        if signals:
+            raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    failure: BaseException | None = None
+    try:
+        # Before the progress bar, whose monitor thread would make compile_ahead spawn its helper
+        # rather than fork it (slower to start).
+        compile_ahead(game, asked, None if args.quiet else stderr_line(None), orbits=options.orbits)
+        stopped()
+        if not args.quiet:
+            from tqdm import tqdm
+
+            bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
+        tree = solve_game(
+            game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
+            options, warn=stderr_line(bar), timings=timings if args.timings else None,
+            consistent_only=args.consistent_only, executor=args.executor, address=args.address, eager=args.eager,
+        )
+        stopped()
+    except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
+        failure = exc
+    except SystemError as exc:
+        if not interrupt_within(exc):
+            raise
+        failure = KeyboardInterrupt()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if bar is not None:
+            bar.close()  # before any message, which would otherwise trail the bar's line
+    if isinstance(failure, Infeasible):
+        print(f"treegen: {failure}", file=sys.stderr)
+        return Exit.FALSE
+    if isinstance(failure, SearchBug):
+        print(f"treegen: internal error: {failure}; no tree written (please report it)", file=sys.stderr)
+        return Exit.INTERNAL
+    if isinstance(failure, KeyboardInterrupt):
+        again = f" (run it again with --checkpoint {args.checkpoint} to resume)" if args.checkpoint else ""
+        terminated = signal.SIGTERM in signals
+        print(f"treegen: {'terminated' if terminated else 'interrupted'}; no tree written{again}", file=sys.stderr)
+        return Exit.SIGTERM if terminated else Exit.SIGINT
+    if isinstance(failure, BrokenProcessPool):
+        print("treegen: internal error: a worker process died (out of memory?); no tree written", file=sys.stderr)
+        return Exit.INTERNAL
+    seconds = time.perf_counter() - start
+    save_tree(tree, out)
+    prov = tree.provenance
+    what = {"average": "least total", "worst": "least worst case, then least total",
+            "crush": "least worst case, then fewest secrets at it, then least total"}[objective]
+    if args.consistent_only:
+        what += ", every guess a possible secret"
+    cap = f" within {prov['max_guesses']} guesses" if prov["max_guesses"] is not None else ""
+    print(f"{tree.strategy} for {game.name} ({what}{cap}): wrote {out}")
+    if "worst_case" in prov:
+        print(f"proved   every secret within {prov['worst_case']} guesses; within {prov['impossible_within']} is impossible")
+    if "at_worst" in prov:
+        print(f"proved   {prov['at_worst']} secrets need all {prov['worst_case']} guesses, and no tree has fewer")
+    print(f"proved   optimal total {prov['optimal_total']} (lower bound {prov['lower_bound']})")
+    print(format_stats(tree.stats))
+    print(f"nodes    {prov['nodes']}")
+    print(f"time     {seconds:.2f} s with {workers} worker{'s' if workers != 1 else ''}")
+    return Exit.OK
