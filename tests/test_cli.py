@@ -460,3 +460,53 @@ def test_python_dash_m_treegen_cli_is_the_command():
     done = subprocess.run([sys.executable, "-m", "treegen.cli", "hint", "5346", "5234"], capture_output=True,
                           text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "1A2B\n", "")
+
+
+# -- found by trying new bad inputs: closed streams, outputs that collide, options that would be ignored --
+
+@pytest.mark.parametrize("argv,closing,words,status", [
+    (["show", "-"], "<&-", "standard input is closed", 2),
+    (["export", "paths", "trees/mastermind-optimal-average.json"], ">&-", "standard output is closed", 2),
+    (["games"], ">&-", "standard output is closed", 2),
+])
+def test_a_closed_standard_stream_is_one_line_and_exit_2(argv, closing, words, status):
+    import os
+    import shlex
+    import subprocess
+
+    root = os.path.join(os.path.dirname(__file__), "..")
+    done = subprocess.run(f"{shlex.quote(TREEGEN)} {shlex.join(argv)} {closing}", shell=True, cwd=root,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == status and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+
+
+def test_a_closed_standard_error_does_not_send_errors_into_the_output(tmp_path):
+    import os
+    import subprocess
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    out = tmp_path / "out.txt"
+    done = subprocess.run(f"{TREEGEN} export paths {bad} 2>&- > {out}", shell=True, timeout=60)
+    assert done.returncode == 2 and out.read_text() == ""
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["hint", "0123", "0132", "4567"], "treegen hint: error: unrecognized arguments: 4567 (see 'treegen hint --help')"),
+    (["solve", "--game", "mm:2:3", "-q", "--checkpoint", "{tmp}/ck", "-o", "{tmp}/ck"], "would be written into the checkpoint folder"),
+    (["static", "--game", "mm:2:3", "-q", "--case-log", "{tmp}/s.json", "-o", "{tmp}/s.json"], "are the same file"),
+    (["static", "--game", "mm:2:3", "--guesses", "01 12", "--case-log", "{tmp}/c.json"], "--case-log applies to a search"),
+    (["static", "--game", "mm:2:3", "--guesses", "01 12", "--size", "3", "--time-limit", "5"], "--size, --time-limit apply to a search"),
+    (["value", "--recheck", "trees/mastermind-value.json", "-o", "{tmp}/v.json"], "-o does not go with --recheck"),
+    (["solve", "--game", "mm:2:3", "-q", "--checkpoint", "{tmp}/file", "-o", "{tmp}/t.json"], "it is a file, not a folder"),
+    (["solve", "--game", "mm:2:3", "-q", "--checkpoint", "{tmp}/dangling", "-o", "{tmp}/t.json"], "it is a symlink to"),
+])
+def test_colliding_or_ignored_options_are_refused_before_any_work(capsys, tmp_path, monkeypatch, argv, words):
+    import os
+
+    monkeypatch.chdir(os.path.join(os.path.dirname(__file__), ".."))
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    status, out, err = run_main(capsys, *[a.format(tmp=tmp_path) for a in argv])
+    assert status == 2 and err.count("\n") == 1 and words in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling", "file"]  # nothing made, nothing searched

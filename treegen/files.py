@@ -31,6 +31,8 @@ def _describe(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
+    if stat.S_ISREG(mode):
+        return "a file"
     return "not a regular file"
 
 
@@ -127,6 +129,17 @@ def output_file(path: str, what: str = "output file") -> str:
     return target
 
 
+def same_path(a: str, b: str) -> bool:
+    """Whether two paths name the same file or folder, existing or not (through links, ``./``, ``..``, or
+    another hard link): two outputs of one command must not, and an output must not be its own input."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def output_folder(path: str, what: str = "checkpoint folder") -> bool:
     """Check that ``path`` is (or can be created as) a writable folder; create it if missing.
 
@@ -135,6 +148,8 @@ def output_folder(path: str, what: str = "checkpoint folder") -> bool:
     """
     if not path:
         raise OutputError(f"the {what} path is empty; give a folder name")
+    if os.path.islink(path) and not os.path.exists(path):
+        raise OutputError(f"cannot use {what} {path}: it is a symlink to {os.path.realpath(path)}, which does not exist")
     if os.path.exists(path):
         st = os.stat(path)
         if not stat.S_ISDIR(st.st_mode):
@@ -264,3 +279,44 @@ def checked_stdout(stream=None) -> io.TextIOWrapper:
     buffered = io.BufferedWriter(_CheckedStdout(stream.fileno()))
     return io.TextIOWrapper(buffered, encoding=stream.encoding, errors="replace",
                             line_buffering=stream.line_buffering)
+
+
+class _ClosedStdout(io.TextIOBase):
+    """Standard output when the process started with it closed (``>&-``): the first write says so, as
+    :class:`_CheckedStdout` says a full disk, and later ones are dropped."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._told = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not self._told:
+            self._told = True
+            raise OutputError("cannot write the output: standard output is closed")
+        return len(text)
+
+
+def standard_streams() -> None:
+    """Make ``sys.stdout`` and ``sys.stderr`` safe for a command: stdout writes every byte or says why not
+    (:func:`checked_stdout`); a stdout the process started without is an error on first write; a stderr it
+    started without goes to the null device. Python sets a closed stream to None, and ``print(file=None)``
+    then writes to stdout, so an error message would land in the data; the null device also takes the
+    lowest free descriptor, so no file opened later becomes descriptor 1 or 2 by accident."""
+    for fd in (1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_WRONLY)  # takes fd, the lowest free descriptor
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
+    if sys.stdout is None:
+        sys.stdout = _ClosedStdout()
+        return
+    try:
+        sys.stdout = checked_stdout()
+    except (AttributeError, OSError, ValueError):
+        pass  # not a file (an embedding program's stream): keep it
+

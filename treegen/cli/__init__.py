@@ -86,7 +86,9 @@ def _flush_stdout() -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # argparse would name `treegen --help`; the command's own help is the one that helps
+        args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         status = int(args.func(args) or 0)
     except Terminated:
@@ -129,12 +131,9 @@ def run() -> None:
     # Every command ends on SIGTERM with one line and exit 143; solve and serve install their own handler,
     # which also says what was (not) written.
     signal.signal(signal.SIGTERM, terminate)
-    try:
-        from ..files import checked_stdout
+    from ..files import standard_streams
 
-        sys.stdout = checked_stdout()
-    except (AttributeError, OSError, ValueError):
-        pass  # no usable standard output (closed, or not a file): keep Python's own
+    standard_streams()
     status = main()
     gc.freeze()
     sys.exit(status)

@@ -122,7 +122,7 @@ def add_command(sub, name: str, func, help: str, examples: str) -> argparse.Argu
         name, help=help, description=help, epilog="examples:\n" + examples + "\n" + EXIT_STATUSES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.set_defaults(func=func)
+    p.set_defaults(func=func, parser=p)  # parser: main reports stray arguments against this command
     return p
 
 

@@ -4,6 +4,7 @@ or Ray), with a progress bar, Ctrl-C and SIGTERM that leave no tree, and an opti
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..rules import TreegenError, resolve_game
@@ -83,7 +84,7 @@ def cmd_solve(args) -> int:
     from concurrent.futures.process import BrokenProcessPool
 
     from ..coordinator import Infeasible, SearchBug, check_memory, compile_ahead, plan_workers, solve_game, strategy_name
-    from ..files import output_file, output_folder
+    from ..files import output_file, output_folder, same_path
     from ..report import format_stats
     from ..search import Options
     from ..tree import save_tree
@@ -101,6 +102,11 @@ def cmd_solve(args) -> int:
     if args.address is not None and args.executor != "ray":
         raise TreegenError("--address applies only with --executor ray")
     output_file(out, "tree file")
+    if args.checkpoint is not None and (same_path(out, args.checkpoint)
+                                        or same_path(os.path.dirname(os.path.abspath(out)), args.checkpoint)):
+        # Found at the end, this would cost the whole search; and a checkpoint folder holds only entries.
+        raise TreegenError(f"the tree file {out} would be written into the checkpoint folder {args.checkpoint}; "
+                           "write it elsewhere")
     check_memory(game)
     if args.checkpoint is not None and output_folder(args.checkpoint):
         print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)

@@ -25,7 +25,7 @@ def add_static(sub) -> None:
                    help="find a set of exactly K guesses or prove that none exists (exit 1)")
     p.add_argument("--objective", choices=STATIC_OBJECTIVES, default="size",
                    help="size: least number of guesses (default); average: least total among least sets, "
-                   "which is the same for every set (reported, see README)")
+                   "which is the same for every set (reported, see docs/usage.md)")
     p.add_argument("--guesses", default=None, metavar="CODES",
                    help="check and write this set (codes separated by spaces or commas) instead of searching")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="where to write the tree (default GAME-static.json)")
@@ -37,7 +37,7 @@ def add_static(sub) -> None:
     p.add_argument("--workers", type=whole(None, 10**9), default=2, metavar="N",
                    help="threads of the depth-first search, or CP-SAT workers (default 2)")
     p.add_argument("--seed", type=whole(0, 2**31 - 1), default=0, metavar="N", help="CP-SAT random seed (default 0)")
-    p.add_argument("--memory", type=whole(0, 10**9), default=None, metavar="MB",
+    p.add_argument("--memory", type=whole(64, 10**9), default=None, metavar="MB",
                    help="cp-sat: cap each CP-SAT call at MB megabytes (it then stops, exit 4)")
     p.add_argument("--case-log", default=None, metavar="FILE",
                    help="write one JSON line per symmetry case: size, fixed codes, bound, status, seconds, "
@@ -55,7 +55,7 @@ def cmd_static(args) -> int:
     gives up first.
     """
     from .. import static
-    from ..files import output_file
+    from ..files import output_file, same_path
     from ..report import format_stats
     from ..rules import parse_code
     from ..tree import save_tree
@@ -65,6 +65,14 @@ def cmd_static(args) -> int:
     output_file(out, "tree file")
     if args.case_log is not None:
         output_file(args.case_log, "case log")
+        if same_path(args.case_log, out):
+            raise TreegenError(f"--case-log {args.case_log} and the tree file {out} are the same file; give two")
+    if args.guesses:
+        searching = [f"--{name.replace('_', '-')}" for name in ("size", "time_limit", "memory", "case_log")
+                     if getattr(args, name) is not None]
+        if searching:  # they would be ignored: --guesses checks a set, it searches nothing
+            raise TreegenError(f"{', '.join(searching)} appl{'ies' if len(searching) == 1 else 'y'} to a search, "
+                               "not to checking a set given with --guesses")
     h = static.hint_count(game)
     if args.guesses:
         codes = [parse_code(game, c) for c in args.guesses.replace(",", " ").split()]

@@ -33,6 +33,8 @@ def cmd_value(args) -> int:
     treegen/value.py); ``--recheck FILE`` reruns a value file's lower-bound search."""
     asked = workers_asked(args)
     if args.recheck is not None:
+        if args.output is not None:  # a recheck writes nothing: -o would be silently ignored
+            raise TreegenError("-o does not go with --recheck, which checks a value file and writes nothing")
         return _recheck(args.recheck, asked)
 
     import time
