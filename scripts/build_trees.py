@@ -4,6 +4,7 @@
     python scripts/build_trees.py --slow          # numbers-baseball (two), mm:4:9, mm:5:6 (two), bulls-cows crush too (about 25 min; resumable)
     python scripts/build_trees.py --only mastermind-optimal-average.json
     python scripts/build_trees.py --check         # rebuild into a scratch folder and compare bytes
+    python scripts/build_trees.py --within-cap --game numbers-baseball -o FILE   # one least-worst-case tree
 
 Each tree is one `treegen solve` (or `treegen build`) run in a fresh process, then `treegen verify`.
 The files carry no timings, so a rebuild gives identical bytes; the seconds each took go into the
@@ -48,7 +49,7 @@ TREES: list[tuple[str, list[str], str]] = [
     ("mastermind-optimal-crush.json", ["solve", "--game", "mastermind", "--objective", "crush"],
      "within 5 guesses, the fewest secrets that need 5 (539, published but not proved), then least total (new)"),
 ]
-# The least worst case alone, where the least total within it is slow (scripts/within_cap.py).
+# The least worst case alone, where the least total within it is slow (within_cap below).
 TREES += [
     ("numbers-baseball-within-7.json", ["@within_cap", "--game", "numbers-baseball"],
      "7 guesses suffice, 6 do not (new: heuristic trees need 8); total not minimised"),
@@ -78,10 +79,57 @@ TREES_DIR = os.path.join(os.path.dirname(HERE), "trees")
 
 
 def command(*args: str) -> list[str]:
-    """The argv of a treegen command, or (first argument ``@NAME``) of the script scripts/NAME.py."""
-    if args[0].startswith("@"):
-        return [sys.executable, os.path.join(HERE, args[0][1:] + ".py"), *args[1:]]
+    """The argv of a treegen command, or (first argument ``@within_cap``) of this script's :func:`within_cap`."""
+    if args[0] == "@within_cap":
+        return [sys.executable, os.path.abspath(__file__), "--within-cap", *args[1:]]
     return [sys.executable, "-m", "treegen.cli", *args]
+
+
+def within_cap(argv: list[str]) -> int:
+    """The least worst case of a game, proved, with a tree that achieves it (no least total: that is `solve`'s job).
+
+        python scripts/build_trees.py --within-cap --game numbers-baseball -o trees/numbers-baseball-within-7.json
+
+    The exact feasibility search (``Solver.feasible``: can every secret be solved within d guesses?) runs for
+    d = 1, 2, ... until it says yes; the d before it is then proved impossible. The tree is read back from the
+    search (``Solver.feasible_tree``: at each set, the guess the search found to fit). It records ``worst_case``
+    and ``impossible_within`` in its provenance, which `treegen verify` checks against the tree; its total is
+    whatever that tree gives, not an optimum. `treegen solve --objective worst` proves the same worst case and
+    then the least total within it, which takes far longer on big games.
+    """
+    import numpy as np
+
+    from treegen import __version__
+    from treegen.exact.solver import Solver
+    from treegen.rules import resolve_game
+    from treegen.tree import Node, save_tree
+    from treegen.verify import make_tree
+
+    parser = argparse.ArgumentParser(prog="build_trees.py --within-cap",
+                                     description=within_cap.__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="numbers-baseball")
+    parser.add_argument("-o", "--output", required=True)
+    args = parser.parse_args(argv)
+    game = resolve_game(args.game)
+    secrets = np.arange(game.size, dtype=np.int32)
+    start = time.perf_counter()
+    depth = 1
+    while True:
+        solver = Solver(game, cap=depth)
+        if solver.feasible(secrets, depth):
+            break
+        print(f"{game.name}: within {depth} guesses is impossible ({solver.counts.nodes} nodes)", flush=True)
+        depth += 1
+    wire = solver.feasible_tree(secrets, depth)
+    seconds = time.perf_counter() - start
+    root = Node.from_wire(game, wire)
+    tree = make_tree(game, f"within-{depth}", root, {
+        "max_guesses": depth, "worst_case": depth, "impossible_within": depth - 1,
+        "nodes": solver.counts.nodes, "treegen": __version__})
+    save_tree(tree, args.output)
+    print(f"{game.name}: every secret within {depth} guesses ({solver.counts.nodes} nodes); total {tree.stats.total} "
+          f"(not minimised); {seconds:.1f} s; wrote {args.output}")
+    return 0
 
 
 def treegen(*args: str) -> None:
@@ -194,6 +242,9 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--within-cap"]:  # one tree, in the fresh process that build() starts for it
+        return within_cap(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", metavar="FILE", help="build only these files (repeatable)")
     parser.add_argument("--check", action="store_true", help="rebuild into a scratch folder and compare bytes")

@@ -44,7 +44,7 @@ def class_averages(tree: Tree) -> dict[tuple[int, ...], float]:
     game = tree.game
     sums: dict[tuple[int, ...], list[int]] = {}
     for visit in walk(game, tree.root):
-        for s in visit.groups.get(game.win_hint, ()):  # the secret solved by this node's guess
+        for s in visit.partition.get(game.win_hint, ()):  # the secret solved by this node's guess
             shape = tuple(sorted((s.count(x) for x in set(s)), reverse=True))
             acc = sums.setdefault(shape, [0, 0])
             acc[0] += visit.depth

@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from treegen.coordinator import solve_game
+from treegen.exact import solve_game
 from treegen.rules import resolve_game
 
 

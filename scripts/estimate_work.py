@@ -28,7 +28,7 @@ The method (docs/bc-5-10-plan.md says why and how well it does):
    known is measured by running it on the calibration games (leave one game out for R).
 3. A second method: a log-log fit of T against |S| over the calibration games' measured sets, shifted
    to the target game by the mean residual of the target's own sampled leaves.
-4. The critical path of ``treegen.coordinator``'s schedule (see scripts/critical_path.py): the root's
+4. The critical path of ``treegen.exact.coordinator``'s schedule (see scripts/critical_path.py): the root's
    classes run side by side; a class of fewer than max(600, codes / 8) secrets is one task (its span is
    its work); a bigger one is coordinated, and its span is the fraction of its work measured (``--spans``)
    on the coordinated classes of smaller games, whose later waves' chains follow one another.
@@ -51,9 +51,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from treegen import kernels
+from treegen.exact import search_kernels
+from treegen.exact.contracts import INF, UNCAPPED
+from treegen.exact.solver import Solver, no_view
+from treegen.exact.tables import search_tables
 from treegen.rules import Game, format_code, format_hint, resolve_game
-from treegen.search import INF, UNCAPPED, Solver, no_view, search_tables
 
 # -- one subproblem, solved in a forked child -----------------------------------------------------------
 
@@ -133,7 +135,7 @@ def expand(solver: Solver, secrets: np.ndarray, history: tuple[int, ...]) -> Exp
     start = time.process_time()
     scan = solver.scan(secrets, INF, history, UNCAPPED - len(history))
     g = int(scan.guesses[0])  # with beta INF every guess is open: the search tries this one first
-    members, starts, big = kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
+    members, starts, big = search_kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
     classes = [members[starts[h] : starts[h + 1]].copy() for h in big]
     hints = [int(solver.hints[h]) for h in big]
     return Expansion(g, classes, hints, time.process_time() - start)
@@ -186,7 +188,7 @@ class Calibration:
 
 
 # The memo by orbit in every search here, as in a run of the target (bc:5:10): the calibration games of up
-# to 2000 codes would otherwise search without it (search.uses_orbits), and the fit would mix two searches.
+# to 2000 codes would otherwise search without it (exact.options.uses_orbits), and the fit would mix two searches.
 ORBITS = True
 
 
@@ -430,10 +432,11 @@ def estimate_set(solver, secrets, history, levels, r: RatioModel, k, power, rng,
 
 def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
     """Each class of ``spec``'s first guess that the coordinator coordinates (at least max(600, codes /
-    8) secrets) searched by ``treegen.coordinator.Coordinator`` inline, as in a whole run's first wave:
+    8) secrets) searched by ``treegen.exact.coordinator.Coordinator`` inline, as in a whole run's first wave:
     (n, the solver's T alone, the coordinator's work, its span), all in CPU seconds of one process."""
-    from treegen.coordinator import Coordinator, InlineExecutor, Progress
-    from treegen.search import Options
+    from treegen.exact.coordinator import Coordinator, TaskProgress
+    from treegen.exact.executors import InlineExecutor
+    from treegen.exact.options import Options
 
     game = resolve_game(spec)
     solver = Solver(game, orbits=ORBITS)
@@ -443,7 +446,7 @@ def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
         if cls.shape[0] < max(600, game.size // 8):
             continue
         alone = solve_forked(solver, cls, (first,), None)
-        run = Coordinator(game, None, Options(orbits=ORBITS), False, 0, InlineExecutor(), None, Progress(None),
+        run = Coordinator(game, None, Options(orbits=ORBITS), False, 0, InlineExecutor(), None, TaskProgress(None),
                           lambda m: None)
         outcome = run.subproblem(cls, INF, (first,), UNCAPPED - 1, 1).result()
         assert outcome.exact and outcome.value == alone.value, (outcome.value, alone.value)
@@ -455,9 +458,9 @@ def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
 
 def kernel_timings(spec: str, say) -> None:
     """Nanoseconds per (code, secret) pair of the two scans that dominate the search, on random sets of
-    the sizes where their routes change (kernels.class_bound: hint masks up to 64 secrets if the game
-    has a one-hot table (at most 32 hints; search.onehot_table), packed byte counters up to 255 and
-    16-bit lanes beyond if it has at most 24 hints, else a plain count per guess; kernels.ordered_guesses:
+    the sizes where their routes change (search_kernels.class_bound: hint masks up to 64 secrets if the game
+    has a one-hot table (at most 32 hints; exact.tables.onehot_table), packed byte counters up to 255 and
+    16-bit lanes beyond if it has at most 24 hints, else a plain count per guess; search_kernels.ordered_guesses:
     2 packed words up to 16 hints, 3 up to 24, the same lanes beyond 255 secrets, else plain counts)."""
     game = resolve_game(spec)
     solver = Solver(game, orbits=ORBITS)
@@ -465,6 +468,7 @@ def kernel_timings(spec: str, say) -> None:
     rng = np.random.default_rng(7)
     codes = game.size
     lbtab_depth = UNCAPPED - 2
+    w0, w1, counts = solver.kernel_scratch()
     row = []
     for n in (32, 64, 65, 128, 255, 256):
         secrets = np.sort(rng.choice(codes, size=n, replace=False)).astype(np.int32)
@@ -474,14 +478,14 @@ def kernel_timings(spec: str, say) -> None:
         for _ in range(reps):
             memo.state[:] = 0
             memo.slots[:] = -1
-            kernels.class_bound(t.table, t.onehot, secrets, lbtab_depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
-                                t.excess_limit, memo.slots, memo.ent, memo.pool, memo.state, memo.zob, solver._w0,
-                                solver._w1, solver._counts, *no_view(t.onehot), secrets)
+            search_kernels.class_bound(t.table, t.onehot, secrets, lbtab_depth, 0, t.nh, t.win, t.bounds.lb,
+                                       t.fast_limit, t.excess_limit, memo.slots, memo.ent, memo.pool, memo.state,
+                                       memo.zob, w0, w1, counts, *no_view(t.onehot), secrets)
         cb = (time.process_time() - start) / reps / (codes * n) * 1e9
         start = time.process_time()
         for _ in range(reps):
-            kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, t.bounds.lb[lbtab_depth - 1],
-                                    True, INF, 3 * n)
+            search_kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win,
+                                           t.bounds.lb[lbtab_depth - 1], True, INF, 3 * n)
         og = (time.process_time() - start) / reps / (codes * n) * 1e9
         row.append(f"n={n}: bound {cb:.2f}, scan {og:.2f}")
     solver.reset()

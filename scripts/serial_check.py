@@ -38,7 +38,8 @@ import time
 import numpy as np
 
 from treegen.rules import format_code
-from treegen.search import INF, Solver
+from treegen.exact.contracts import INF
+from treegen.exact.solver import Solver
 from treegen.tree import Node, load_tree
 from treegen.verify import make_tree, verify_tree
 

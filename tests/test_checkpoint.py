@@ -16,10 +16,10 @@ import pytest
 from clitools import TREEGEN, run_main
 
 import treegen
-from treegen import checkpoint, coordinator
-from treegen.checkpoint import CheckpointError, CheckpointStore
+from treegen.exact import checkpoint, contracts, coordinator, solve
+from treegen.exact.checkpoint import CheckpointError, CheckpointStore
+from treegen.exact.options import Options
 from treegen.rules import resolve_game
-from treegen.search import Options
 from treegen.tree import tree_to_bytes
 
 GAME = "bc:3:5"  # 60 secrets, a few dozen checkpoint entries, well under a second
@@ -27,7 +27,7 @@ GAME = "bc:3:5"  # 60 secrets, a few dozen checkpoint entries, well under a seco
 
 @pytest.fixture(scope="module")
 def clean() -> bytes:
-    return tree_to_bytes(coordinator.solve_game(resolve_game(GAME)))
+    return tree_to_bytes(solve.solve_game(resolve_game(GAME)))
 
 
 def _entries(folder) -> list:
@@ -36,7 +36,7 @@ def _entries(folder) -> list:
 
 def _solve(folder, warnings=None) -> bytes:
     warn = warnings.append if warnings is not None else None
-    return tree_to_bytes(coordinator.solve_game(resolve_game(GAME), checkpoint=str(folder), warn=warn))
+    return tree_to_bytes(solve.solve_game(resolve_game(GAME), checkpoint=str(folder), warn=warn))
 
 
 @pytest.fixture
@@ -129,10 +129,10 @@ def test_damaged_entries_are_recomputed(filled, clean, damage):
 def test_a_folder_of_another_search_is_refused(filled, tmp_path):
     for game, objective, cap in [("bc:3:6", "average", None), (GAME, "worst", None), (GAME, "average", 4)]:
         with pytest.raises(CheckpointError, match="holds another search.*give a fresh folder"):
-            coordinator.solve_game(resolve_game(game), objective, cap, checkpoint=str(filled))
+            solve.solve_game(resolve_game(game), objective, cap, checkpoint=str(filled))
     # A lever the description leaves out is named: bc:3:5 is small, so the folder's search had no memo by orbit.
     with pytest.raises(CheckpointError, match=r"they differ in options\.orbits: False there, True here\)"):
-        coordinator.solve_game(resolve_game(GAME), checkpoint=str(filled), options=Options(orbits=True))
+        solve.solve_game(resolve_game(GAME), checkpoint=str(filled), options=Options(orbits=True))
 
 
 def test_a_folder_that_is_not_a_checkpoint_is_refused(tmp_path):
@@ -161,7 +161,7 @@ def test_a_search_bug_is_an_internal_error_and_writes_nothing(monkeypatch, tmp_p
 
     def lying(self, *args):
         outcome = real(self, *args)
-        return coordinator.Outcome(outcome.value - 1, outcome.exact, outcome.nodes, outcome.tree)
+        return contracts.Outcome(outcome.value - 1, outcome.exact, outcome.nodes, outcome.tree)
 
     monkeypatch.setattr(coordinator.Coordinator, "coordinate", lying)
     out = tmp_path / "t.json"
@@ -270,8 +270,8 @@ def _package_copy(tmp_path, change: str | None) -> Path:
 
 _SOLVE_THERE = """
 import sys
-from treegen.checkpoint import CheckpointError
-from treegen.coordinator import solve_game
+from treegen.exact import solve_game
+from treegen.exact.checkpoint import CheckpointError
 from treegen.rules import resolve_game
 try:
     tree = solve_game(resolve_game(sys.argv[1]), checkpoint=sys.argv[2])
@@ -283,9 +283,9 @@ else:
 
 
 def test_a_folder_of_another_version_of_the_code_is_refused(filled, tmp_path):
-    """The search's own code, changed by a comment in search.py, makes a folder of its own: the entries of
+    """The search's own code, changed by a comment in exact/solver.py, makes a folder of its own: the entries of
     the code before are never reused, whatever its version number says."""
-    copy = _package_copy(tmp_path, "search.py")
+    copy = _package_copy(tmp_path, "exact/solver.py")
     env = dict(os.environ, PYTHONPATH=str(copy))
     res = subprocess.run([sys.executable, "-c", _SOLVE_THERE, GAME, str(filled)], capture_output=True, text=True,
                          env=env, timeout=300, cwd=tmp_path)
@@ -296,7 +296,7 @@ def test_a_folder_of_another_version_of_the_code_is_refused(filled, tmp_path):
     assert line.endswith("whose entries this one does not reuse; give a fresh folder")
     # while an unchanged copy of the code, elsewhere, has the same digest (only bytes count, not places)
     same = _package_copy(tmp_path / "same", None)
-    res = subprocess.run([sys.executable, "-c", "from treegen import checkpoint; print(checkpoint.code_digest())"],
+    res = subprocess.run([sys.executable, "-c", "from treegen.exact import checkpoint; print(checkpoint.code_digest())"],
                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(same)), timeout=60,
                          cwd=tmp_path)
     assert res.stdout.strip() == checkpoint.code_digest(), res.stderr
@@ -316,29 +316,42 @@ def test_a_folder_of_a_treegen_before_code_digests_is_refused(filled):
 
 def test_the_code_digest_covers_every_module_the_search_imports():
     """Every treegen module that the search's own modules import (at any depth, in functions too) is hashed
-    into the code digest, or named here as deciding no subproblem's outcome (and then not followed)."""
+    into the code digest, or named here as deciding no subproblem's outcome (and then not followed). Modules
+    are named by their path in the package, without ``.py`` (``exact/solver``)."""
     decides_nothing = {
         "__init__": "the version string, in the key by itself",
-        "tree": "search.py takes only the Wire type from it; the coordinator builds the final tree with it",
+        "exact/__init__": "the package's lazily loaded names",
+        "tree": "exact/solver.py takes only the Wire type from it; solve builds the final tree with it",
         "verify": "replays the final tree; no entry goes through it",
         "files": "reads and writes files",
         "jitcache": "where numba keeps compiled code",
+        "exact/executors": "where a task runs (exact/tasks.py, hashed, is what it runs)",
+        "exact/warmup": "compiles kernels ahead of their first call, or Ctrl-C while they compile",
     }
     package = Path(treegen.__file__).parent
 
+    def path_of(dotted: list[str]) -> str:
+        """The module (or package: its __init__) at ``dotted`` in the treegen package."""
+        name = "/".join(dotted)
+        return name if (package / f"{name}.py").exists() else f"{name}/__init__".lstrip("/")
+
     def imported(name: str) -> set[str]:
         out = set()
+        here = name.split("/")[:-1]  # the package the module is in
         for node in ast.walk(ast.parse((package / f"{name}.py").read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                base = here[: len(here) - (node.level - 1)]
                 if node.module:
-                    out.add(node.module)
-                else:  # from . import kernels, __version__
-                    out |= {a.name if (package / f"{a.name}.py").exists() else "__init__" for a in node.names}
+                    out.add(path_of(base + node.module.split(".")))
+                else:  # from . import search_kernels, from .. import __version__
+                    for a in node.names:
+                        module = path_of(base + [a.name])
+                        out.add(module if (package / f"{module}.py").exists() else path_of(base))
         return out
 
     hashed = {name.removesuffix(".py") for name in checkpoint.SEARCH_SOURCES}
     reached: set[str] = set()
-    todo = ["search", "coordinator", "checkpoint"]
+    todo = ["exact/solver", "exact/coordinator", "exact/checkpoint", "exact/solve"]
     while todo:
         name = todo.pop()
         if name not in reached:
@@ -346,14 +359,14 @@ def test_the_code_digest_covers_every_module_the_search_imports():
             if name not in decides_nothing:
                 todo += imported(name)
     assert reached - set(decides_nothing) == hashed
-    assert imported("search") & set(decides_nothing) == {"tree"}
-    search_imports = [n for n in ast.walk(ast.parse((package / "search.py").read_text()))
+    assert imported("exact/solver") & set(decides_nothing) == {"tree"}
+    search_imports = [n for n in ast.walk(ast.parse((package / "exact/solver.py").read_text()))
                       if isinstance(n, ast.ImportFrom) and n.module == "tree"]
     assert [[a.name for a in n.names] for n in search_imports] == [["Wire"]]
 
 
 def test_the_code_digest_is_the_same_in_every_process():
-    res = subprocess.run([sys.executable, "-c", "from treegen import checkpoint; print(checkpoint.code_digest())"],
+    res = subprocess.run([sys.executable, "-c", "from treegen.exact import checkpoint; print(checkpoint.code_digest())"],
                          capture_output=True, text=True, timeout=60)
     assert res.stdout.strip() == checkpoint.code_digest()
     assert int(checkpoint.code_digest(), 16) and len(checkpoint.code_digest()) == 64
@@ -382,10 +395,10 @@ def test_a_full_disk_stops_checkpointing_with_one_warning(tiny_disk, capsys, tmp
     """Mastermind writes 32 entries; the tiny disk holds about 15. Once a write fails the search says so
     once (it said so for every entry after: 1348 lines on a real full disk) and goes on without saving."""
     game = resolve_game("mastermind")
-    want = tree_to_bytes(coordinator.solve_game(game))
+    want = tree_to_bytes(solve.solve_game(game))
     folder = tiny_disk / "ckpt"
     warnings: list[str] = []
-    assert tree_to_bytes(coordinator.solve_game(game, checkpoint=str(folder), warn=warnings.append)) == want
+    assert tree_to_bytes(solve.solve_game(game, checkpoint=str(folder), warn=warnings.append)) == want
     assert len(warnings) == 1, warnings
     assert warnings[0].startswith(f"checkpointing stopped: cannot write checkpoint entry {folder}/")
     assert warnings[0].endswith(": No space left on device; the search goes on without saving checkpoints")

@@ -243,7 +243,7 @@ def test_a_game_too_big_for_memory_is_refused_up_front():
 def test_workers_beyond_the_game_or_the_cores_are_said(tmp_path, capsys):
     import os
 
-    from treegen.coordinator import plan_workers
+    from treegen.exact import plan_workers
     from treegen.rules import resolve_game
 
     status, out, err = run_main(capsys, "solve", "--game", "bc:2:4", "--workers", "5", "-q", "-o", str(tmp_path / "t.json"))
@@ -402,11 +402,12 @@ def test_the_readme_output_file_is_ignored_by_git():
 def test_the_choices_the_command_line_offers_are_the_librarys():
     """cli.common keeps one copy of each list the library defines (the library's modules import numpy or
     cost tens of milliseconds, and the parser is built before every command): each copy is the library's."""
-    from treegen import coordinator, formats, liveplay, static, strategies, verify
+    from treegen import formats, liveplay, static, strategies, verify
     from treegen.cli import common
+    from treegen.exact import executors, objectives
 
-    assert common.OBJECTIVES == tuple(coordinator.OBJECTIVES) == tuple(verify.OBJECTIVES)
-    assert common.EXECUTORS == tuple(coordinator.EXECUTORS)
+    assert common.OBJECTIVES == tuple(objectives.OBJECTIVES) == tuple(verify.OBJECTIVES)
+    assert common.EXECUTORS == tuple(executors.EXECUTORS)
     assert common.TIES == tuple(strategies.TIES)
     assert common.STRATEGIES == tuple(strategies.STRATEGIES)
     assert set(liveplay.LIVE_STRATEGIES) <= set(common.STRATEGIES) | {"hybrid"}
@@ -447,7 +448,7 @@ def test_building_the_parser_imports_no_heavy_module():
 
     code = ("import sys; from treegen.cli import build_parser; build_parser(); "
             "heavy = ('numpy', 'numba', 'tqdm', 'orjson', 'http', 'treegen.formats', 'treegen.static', "
-            "'treegen.strategies', 'treegen.coordinator', 'treegen.verify', 'treegen.serve'); "
+            "'treegen.strategies', 'treegen.exact.coordinator', 'treegen.exact.solve', 'treegen.verify', 'treegen.serve'); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy or m in heavy))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -482,7 +483,6 @@ def test_a_closed_standard_stream_is_one_line_and_exit_2(argv, closing, words, s
 
 
 def test_a_closed_standard_error_does_not_send_errors_into_the_output(tmp_path):
-    import os
     import subprocess
 
     bad = tmp_path / "bad.json"

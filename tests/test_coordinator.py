@@ -13,8 +13,7 @@ import time
 import pytest
 from clitools import TREEGEN
 
-from treegen import coordinator
-from treegen.coordinator import Infeasible, solve_game
+from treegen.exact import Infeasible, solve_game
 from treegen.rules import GameError, NumberError, TreegenError, resolve_game
 from treegen.rules import ArgumentTypeError
 
@@ -71,13 +70,13 @@ def test_infeasible_is_a_treegen_error_and_the_command_still_exits_1(tmp_path):
 # -- worker processes from a script without a main guard (class 10) ------------------------------------------
 
 _SCRIPT = """
-from treegen import coordinator
+from treegen.exact import executors, solve
 from treegen.rules import resolve_game
 
-coordinator.INLINE_MAX_CODES = 0  # so that a game solved in a moment still starts worker processes
+executors.INLINE_MAX_CODES = 0  # so that a game solved in a moment still starts worker processes
 game = resolve_game("mm:3:4")
-assert coordinator.plan_workers(game, 2) == (2, None)
-print("total", coordinator.solve_game(game, workers=2).stats.total)
+assert executors.plan_workers(game, 2) == (2, None)
+print("total", solve.solve_game(game, workers=2).stats.total)
 """
 
 

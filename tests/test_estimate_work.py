@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from treegen.rules import resolve_game
-from treegen.search import Solver
+from treegen.exact.solver import Solver
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "estimate_work.py"
 
@@ -33,7 +33,7 @@ def ew():
 
 def brute_optimum(codes, secrets, split) -> int:
     """The least total guesses over ``secrets`` (code indices), trying every code as the guess at every
-    set: plain recursion with a memo, nothing from treegen.search."""
+    set: plain recursion with a memo, nothing from treegen.exact."""
 
     @cache
     def best(alive: frozenset) -> int:

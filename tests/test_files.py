@@ -9,7 +9,8 @@ import os
 import pytest
 from clitools import run_main
 
-from treegen import coordinator, files
+from treegen import files
+from treegen.exact import solve as exact_solve
 from treegen.files import OutputError
 
 
@@ -76,7 +77,7 @@ def no_search(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("the search started before the output was checked")
 
-    monkeypatch.setattr(coordinator, "solve_game", boom)
+    monkeypatch.setattr(exact_solve, "solve_game", boom)
 
 
 @pytest.mark.parametrize("args,message", [
@@ -85,7 +86,7 @@ def no_search(monkeypatch):
     (["-o", ""], "the tree file path is empty; give a file name"),
     (["-o", "{plain}/t.json"], "is not a folder"),
     (["--checkpoint", ""], "the checkpoint folder path is empty; give a folder name"),
-    (["--checkpoint", "{plain}"], "cannot use checkpoint folder {plain}: it is not a regular file, not a folder"),
+    (["--checkpoint", "{plain}"], "cannot use checkpoint folder {plain}: it is a file, not a folder"),
     (["--checkpoint", "{fifo}"], "cannot use checkpoint folder {fifo}: it is a named pipe, not a folder"),
     (["--checkpoint", "{tmp}/a/b/c"], "cannot create checkpoint folder {tmp}/a/b/c: its parent {tmp}/a/b does not exist"),
 ])

@@ -12,10 +12,10 @@ import threading
 import numpy as np
 import pytest
 
-from treegen import coordinator, kernels
 from treegen.cli import main
-from treegen.coordinator import AHEAD
-from treegen.kernels import sort_keys
+from treegen.exact import signatures, warmup
+from treegen.exact.search_kernels import sort_keys
+from treegen.exact.warmup import AHEAD
 
 
 def test_sort_keys_sorts_like_sorted():
@@ -36,10 +36,11 @@ def test_sort_keys_sorts_like_sorted():
 _PROBE = r"""
 import json, sys
 import numba
-from treegen import kernels
-from treegen.coordinator import solve_game
+from treegen.exact import solve_game
+from treegen.exact.options import Options
+from treegen.exact.signatures import KERNEL_FILES, SEARCH_SIGNATURES, search_signature
+from treegen.exact.tables import wide_onehot
 from treegen.rules import resolve_game
-from treegen.search import Options, wide_onehot
 games = json.loads(sys.argv[1])
 for spec, objective in games:
     # With the memo by orbit, which games this small leave off by default, so that its kernels are checked.
@@ -48,11 +49,12 @@ kinds = {wide_onehot(resolve_game(spec)) for spec, _ in games}
 assert len(kinds) == 1, "one type of one-hot table per probe"
 wide = kinds.pop()
 out = {}
-for name in dir(kernels):
-    d = getattr(kernels, name)
-    if isinstance(d, numba.core.registry.CPUDispatcher) and d.signatures:
-        out[name] = [str(s) for s in d.signatures]
-ahead = {name: str(kernels.search_signature(name, wide)) for name in kernels.SEARCH_SIGNATURES}
+for kernels in KERNEL_FILES:
+    for name in dir(kernels):
+        d = getattr(kernels, name)
+        if isinstance(d, numba.core.registry.CPUDispatcher) and d.signatures:
+            out[name] = [str(s) for s in d.signatures]
+ahead = {name: str(search_signature(name, wide)) for name in SEARCH_SIGNATURES}
 print(json.dumps({"compiled": out, "ahead": ahead}))
 """
 
@@ -71,7 +73,7 @@ def test_solve_path_compiles_each_kernel_once(tmp_path, games):
     assert "next_open_guess" in signatures and "ordered_guesses" in signatures
     twice = {name: sigs for name, sigs in signatures.items() if len(sigs) > 1}
     assert twice == {}
-    # Inlined into their one caller on this path, they are never compiled alone (see kernels' docstring).
+    # Inlined into their one caller on this path, they are never compiled alone (see search_kernels' docstring).
     assert "class_bound" not in signatures and "_lookahead" not in signatures
     # compile_ahead compiles these kernels for these signatures on an empty cache: any other would be
     # compiled again by the search itself, and the first run would pay twice. (It compiles a scorer only for
@@ -88,30 +90,31 @@ def test_solve_path_compiles_each_kernel_once(tmp_path, games):
 # running (it is spawned).
 _AHEAD = r"""
 import json, sys, threading
-from treegen import coordinator, kernels
+from treegen import scoring_kernels
+from treegen.exact import search_kernels, signatures, warmup
 from treegen.rules import resolve_game
 if sys.argv[1] == "threaded":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
 methods = []  # the start method of each helper compile_ahead makes
-get_context = coordinator.multiprocessing.get_context
-coordinator.multiprocessing.get_context = lambda method: methods.append(method) or get_context(method)
+get_context = warmup.multiprocessing.get_context
+warmup.multiprocessing.get_context = lambda method: methods.append(method) or get_context(method)
 game = resolve_game("bc:3:5")  # no repeats: this process compiles its scorer too
 groups = (("fast_bound_limit",), ("excess_bound_limit",))
 notes = []
-first = coordinator.compile_ahead(game, 2, notes.append, groups)
-cached = kernels.cached("fast_bound_limit")
+first = warmup.compile_ahead(game, 2, notes.append, groups)
+cached = signatures.cached("fast_bound_limit")
 print(json.dumps({
     "first": first, "notes": notes, "cached": cached,
-    "this_process_compiled": sorted(d.py_func.__name__ for d in (kernels.fast_bound_limit,
-        kernels.excess_bound_limit, kernels.score_matrix_distinct) if d.stats.cache_misses),
-    "again": coordinator.compile_ahead(game, 2, notes.append, groups),
-    "one_core": coordinator.compile_ahead(resolve_game("mm:3:3"), 1, notes.append, groups),
+    "this_process_compiled": sorted(d.py_func.__name__ for d in (search_kernels.fast_bound_limit,
+        search_kernels.excess_bound_limit, scoring_kernels.score_matrix_distinct) if d.stats.cache_misses),
+    "again": warmup.compile_ahead(game, 2, notes.append, groups),
+    "one_core": warmup.compile_ahead(resolve_game("mm:3:3"), 1, notes.append, groups),
     # the helper fails after compiling its first kernel: no exception, False, and the search would
     # compile what it needs itself (mm:3:3 has repeats: numpy scores it, and this process's group is cached
     # already, so it compiles nothing before the helper's failure shows)
-    "helper_fails": coordinator.compile_ahead(resolve_game("mm:3:3"), 2, None, (("split_classes", "no_such_kernel"),
+    "helper_fails": warmup.compile_ahead(resolve_game("mm:3:3"), 2, None, (("split_classes", "no_such_kernel"),
                                                                                ("excess_bound_limit",))),
-    "helper_compiled_before_failing": kernels.cached("split_classes"),
+    "helper_compiled_before_failing": signatures.cached("split_classes"),
     "methods": methods,
 }))
 """
@@ -136,18 +139,18 @@ def test_compile_ahead_splits_the_compile_between_two_processes(tmp_path, thread
 # compiles those alone, one in each process, and after that nothing.
 _ORBITS_LATER = r"""
 import json
-from treegen import coordinator, kernels
+from treegen.exact import search_kernels, signatures, warmup
 from treegen.rules import resolve_game
-groups = (("fast_bound_limit", "orbit_key"), ("excess_bound_limit", "orbit_element"))
+groups = (("fast_bound_limit", "set_orbit_key"), ("excess_bound_limit", "set_orbit_element"))
 notes = []
-small = coordinator.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=False)
-left_out = [kernels.cached(name) for name in ("orbit_key", "orbit_element")]
-big = coordinator.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=True)
+small = warmup.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=False)
+left_out = [signatures.cached(name) for name in ("set_orbit_key", "set_orbit_element")]
+big = warmup.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=True)
 print(json.dumps({
     "small": small, "left_out": left_out, "big": big, "notes": notes,
-    "this_process_compiled": sorted(d.py_func.__name__ for d in (kernels.fast_bound_limit, kernels.excess_bound_limit,
-        kernels.orbit_key, kernels.orbit_element) if d.stats.cache_misses),
-    "again": coordinator.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=True),
+    "this_process_compiled": sorted(d.py_func.__name__ for d in (search_kernels.fast_bound_limit, search_kernels.excess_bound_limit,
+        search_kernels.set_orbit_key, search_kernels.set_orbit_element) if d.stats.cache_misses),
+    "again": warmup.compile_ahead(resolve_game("mm:3:3"), 2, notes.append, groups, orbits=True),
 }))
 """
 
@@ -160,8 +163,8 @@ def test_compile_ahead_compiles_the_orbit_kernels_left_out_before(tmp_path):
         "small": True, "left_out": [False, False], "big": True,
         "notes": ["compiling the search's kernels (first run only)",
                   "compiling the memo by orbit's kernels (first run of a game of over 2000 codes only)"],
-        # the helper compiled fast_bound_limit, then orbit_key
-        "this_process_compiled": ["excess_bound_limit", "orbit_element"], "again": False,
+        # the helper compiled fast_bound_limit, then set_orbit_key
+        "this_process_compiled": ["excess_bound_limit", "set_orbit_element"], "again": False,
     }
 
 
@@ -171,7 +174,7 @@ def test_ahead_groups_split_the_listed_kernels():
     both would be compiled by the search alone, and a misspelt one would make compile_ahead give up."""
     helper, main = AHEAD
     assert not set(helper) & set(main)
-    assert sorted([*helper, *main, "score_matrix_distinct"]) == sorted(kernels.SEARCH_SIGNATURES)
+    assert sorted([*helper, *main, "score_matrix_distinct"]) == sorted(signatures.SEARCH_SIGNATURES)
 
 
 @pytest.mark.parametrize("quiet, signum, status, word", [
@@ -192,7 +195,7 @@ def test_solve_stops_after_an_interrupt_lost_in_the_compile(tmp_path, monkeypatc
             pass  # ...and the ctypes callback drops it
         return True
 
-    monkeypatch.setattr(coordinator, "compile_ahead", swallowing)
+    monkeypatch.setattr(warmup, "compile_ahead", swallowing)
     handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     threads = threading.active_count()
     out = tmp_path / "t.json"

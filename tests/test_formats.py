@@ -610,3 +610,36 @@ def test_alphabet_maps_refuse_unfit_symbols(tmp_path, capsys):
     save_tree(tree, tmp_path / "t.json")
     status, out, err = run(capsys, "export", "paths", str(tmp_path / "t.json"), "--alphabet", "aA=01")
     assert (status, out) == (2, "") and err.count("\n") == 1 and "both 'a' and 'A'" in err, err
+
+
+# -- the package's layout ------------------------------------------------------------------------------
+
+
+def test_one_list_of_formats_says_which_import_and_which_export():
+    names = [f.name for f in F.FORMATS]
+    assert F.EXPORT_FORMATS == tuple(names) == ("paths", "irving", "arfst23", "arfst23-yml", "dot", "csv")
+    assert F.IMPORT_FORMATS == tuple(f.name for f in F.FORMATS if f.parse) == ("paths", "irving", "arfst23",
+                                                                               "arfst23-yml")
+    for f in F.FORMATS:
+        module = f.write.__module__.rsplit(".", 1)[1]
+        assert module == f.name.replace("-", "_")  # one module per format
+        assert f.parse is None or f.parse.__module__ == f.write.__module__
+
+
+def test_format_modules_import_downward_only():
+    """treegen.formats reads rules, tree, verify (and files); its modules read the prelude, never the CLI."""
+    import ast
+
+    allowed = {"rules", "tree", "verify", "files"}
+    folder = ROOT / "treegen" / "formats"
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 2:
+                assert node.module in allowed, (path.name, node.module)
+            elif isinstance(node, ast.ImportFrom) and node.level == 1:
+                # siblings: the prelude, and the punch card for its YAML twin; the list imports them all
+                assert path.name == "__init__.py" or node.module == "common" or (
+                    path.name, node.module) == ("arfst23_yml.py", "arfst23"), (path.name, node.module)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                assert not any(n.startswith("treegen") for n in names), (path.name, names)

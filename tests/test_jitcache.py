@@ -36,7 +36,8 @@ def test_kernels_compile_when_no_cache_folder_can_be_written(read_only_install, 
                XDG_CACHE_HOME=str(read_only_install / "cache"), NUMBA_CACHE_DIR=str(read_only_install / "numba"),
                TMPDIR=str(tmp_path))
     # Defining the kernels is where numba gives up ("cannot cache function"); scoring one game runs them.
-    script = ("import treegen, treegen.kernels as k, treegen.livescore, treegen.static_search; "
+    script = ("import treegen, treegen.exact.search_kernels, treegen.scoring_kernels as k, treegen.symmetry_kernels, "
+              "treegen.livescore, treegen.static.dfs; "
               "from treegen.rules import resolve_game; print(treegen.__file__); "
               "print(k.score_matrix_distinct.__name__)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300,

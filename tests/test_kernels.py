@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from treegen import kernels, search
+from treegen.exact import search_kernels, tables
+from treegen.exact.solver import Solver, no_view, node_view
+from treegen.exact.tables import onehot_table, search_tables
 from treegen.rules import resolve_game
-from treegen.search import no_view, node_view, onehot_table, search_tables
 
 NO_ONEHOT = np.empty((0, 0), dtype=np.uint16)  # what a game without a one-hot table passes (read-only)
 NO_ONEHOT.flags.writeable = False
@@ -37,9 +38,9 @@ def most_key(t, secrets):
 
 
 def least_raised(t, secrets, lbtab):
-    """The least bound over every code, classes raised to 3|C| - the set's most key (kernels.least_bound),
+    """The least bound over every code, classes raised to 3|C| - the set's most key (search_kernels.least_bound),
     INF when no guess's classes all fit (every bound of INF or more means that)."""
-    return min(plain_bounds(t, t.all_guesses, secrets, lbtab, most_key(t, secrets)).min(), kernels.INF)
+    return min(plain_bounds(t, t.all_guesses, secrets, lbtab, most_key(t, secrets)).min(), search_kernels.INF)
 
 
 @pytest.mark.parametrize("spec", ["bulls-cows", "mastermind", "royale", "bc:3:5", "mm:3:3", "mm:6:3"])
@@ -59,14 +60,14 @@ def test_lookahead_and_least_bounds(spec):
             some = np.sort(rng.choice(game.size, min(game.size, 200), replace=False)).astype(np.int32)
             for guesses in (t.all_guesses, some):
                 want = plain_bounds(t, guesses, secrets, lbtab)
-                assert (kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
+                assert (search_kernels.lookahead_bounds(t.table, guesses, secrets, t.nh, t.win, lbtab) == want).all()
             # the routes class_bound sends to least_bound: hint masks from the one-hot table, or byte
             # counters in 2 or 3 words (bigger sets, and every set of a game without the table); past 255
             # secrets, lookahead_bounds above adds them 255 at a time into 16-bit lanes (the sizes straddle
             # that), as class_bound does (test_class_bound_is_the_least_bound_and_is_memoised)
             for onehot in (t.onehot, NO_ONEHOT):
-                if (n <= kernels.MASK_MAX and onehot.shape[0]) or (n <= 255 and t.nh <= 24):
-                    got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                if (n <= search_kernels.MASK_MAX and onehot.shape[0]) or (n <= 255 and t.nh <= 24):
+                    got = search_kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                               t.excess_limit[depth - 1], w0, w1, False, *no_view(onehot), secrets)
                     assert got == least_raised(t, secrets, lbtab)
 
@@ -80,11 +81,11 @@ def test_least_bound_with_no_guess_left_for_classes(spec):
     w0 = np.empty(game.size, dtype=np.uint64)
     w1 = np.empty(game.size, dtype=np.uint64)
     lbtab = t.bounds.lb[0]
-    for n, want in ((1, 1), (3, kernels.INF), (9, kernels.INF)):
+    for n, want in ((1, 1), (3, search_kernels.INF), (9, search_kernels.INF)):
         secrets = np.arange(n, dtype=np.int32) * 2
         assert least_raised(t, secrets, lbtab) == want
         for onehot in (t.onehot, NO_ONEHOT):
-            got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[0], t.excess_limit[0],
+            got = search_kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[0], t.excess_limit[0],
                                       w0, w1, False, *no_view(onehot), secrets)
             assert got == want
 
@@ -118,10 +119,10 @@ def test_least_bound_on_search_classes(spec):
                 want = least_raised(t, secrets, lbtab)
                 raised.add(want > plain_bounds(t, t.all_guesses, secrets, lbtab).min())
                 for onehot in (t.onehot, NO_ONEHOT):
-                    got = kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                    got = search_kernels.least_bound(t.table, onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                               t.excess_limit[depth - 1], w0, w1, False, *no_view(onehot), secrets)
                     assert got == want
-                seen.add(secrets.shape[0] <= kernels.MASK_MAX and secrets.shape[0] > t.fast_limit[depth - 1])
+                seen.add(secrets.shape[0] <= search_kernels.MASK_MAX and secrets.shape[0] > t.fast_limit[depth - 1])
     assert True in seen  # the checked route was taken
     assert True in raised  # and 3|C| - most passed the counting bound somewhere
 
@@ -138,7 +139,7 @@ def test_onehot_table(spec, dtype, monkeypatch):
         s, g = (int(x) for x in rng.integers(game.size, size=2))
         assert t.onehot[s, g] == 1 << int(t.table[s, g])
     assert onehot_table(t.table[:600, :600], 33).shape == (0, 0)  # too many hints
-    monkeypatch.setattr(search, "ONEHOT_MAX_BYTES", np.dtype(dtype).itemsize * 600 * 600 - 1)
+    monkeypatch.setattr(tables, "ONEHOT_MAX_BYTES", np.dtype(dtype).itemsize * 600 * 600 - 1)
     assert onehot_table(t.table[:600, :600], t.nh).shape == (0, 0)  # too big
 
 
@@ -151,7 +152,7 @@ def test_member_splits():
         secrets = np.sort(rng.choice(game.size, int(rng.integers(3, 12)), replace=False)).astype(np.int32)
         classes = [len({int(t.table[s, x]) for x in secrets if x != s}) for s in secrets]
         perfect = [int(s) for s, c in zip(secrets, classes) if c == len(secrets) - 1]
-        g, most = kernels.member_splits(t.table, secrets, t.nh)
+        g, most = search_kernels.member_splits(t.table, secrets, t.nh)
         assert g == (perfect[0] if perfect else -1)
         if not perfect:
             assert most == max(classes)
@@ -165,7 +166,7 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
     table (16 or 32 bits) for small sets, packed byte counters without one (up to 24 hints; 16-bit lanes
     for sets over 255 secrets), and a plain count for games of more hints without a table (mm:6:3 has
     27)."""
-    from treegen.search import Memo
+    from treegen.exact.memo import Memo
 
     game = resolve_game(spec)
     t = search_tables(game)
@@ -179,7 +180,7 @@ def test_class_bound_is_the_least_bound_and_is_memoised(spec, n):
                 secrets = np.sort(rng.choice(game.size, n, replace=False)).astype(np.int32)
                 memo.make_room(1, n)
                 counts = np.zeros(3, dtype=np.int64)
-                got = kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb,
+                got = search_kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb,
                                           t.fast_limit, t.excess_limit, *memo.arrays(), w0, w1, counts,
                                           *no_view(onehot), secrets)
                 want = least_raised(t, secrets, t.bounds.lb[depth - 1])
@@ -201,7 +202,7 @@ def test_most_key(spec):
         seen = class_sizes(t, t.all_guesses, secrets) > 0
         keys = seen.sum(axis=1) + seen[:, t.win]
         lbtab = t.bounds.lb[63]
-        assert kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, 0, 0, w0, w1, True,
+        assert search_kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, 0, 0, w0, w1, True,
                                    *no_view(t.onehot), secrets) == keys.max()
         assert (w1.view(np.uint8)[:game.size] == keys).all()
 
@@ -229,7 +230,7 @@ def test_raised_bounds_on_search_classes(spec, sets):
     the least bound by every route class_bound takes (one-hot masks, packed bytes, plain counts; mm:6:3 has
     27 hints and no table) match a numpy count of the raised classes, capped and uncapped, with and without
     the crush price; and the raise passes the counting bound somewhere on each route."""
-    from treegen.search import Memo
+    from treegen.exact.memo import Memo
 
     game = resolve_game(spec)
     rng = np.random.default_rng(1)
@@ -243,22 +244,22 @@ def test_raised_bounds_on_search_classes(spec, sets):
             most = most_key(t, secrets)
             for depth in (3, 4, 64):
                 lbtab = t.bounds.lb[depth - 1]
-                guesses, bounds, rest = kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, lbtab,
-                                                                True, kernels.INF, most)
+                guesses, bounds, rest = search_kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, lbtab,
+                                                                True, search_kernels.INF, most)
                 want = plain_bounds(t, t.all_guesses, secrets, lbtab, most)
-                assert (bounds == want[guesses]).all() and len(guesses) == (want < kernels.INF).sum()
-                assert rest == (want[want >= kernels.INF].min() if len(guesses) < game.size else kernels.NO_BOUND)
+                assert (bounds == want[guesses]).all() and len(guesses) == (want < search_kernels.INF).sum()
+                assert rest == (want[want >= search_kernels.INF].min() if len(guesses) < game.size else search_kernels.NO_BOUND)
                 plain = plain_bounds(t, t.all_guesses, secrets, lbtab).min()
                 for onehot in (t.onehot, NO_ONEHOT):
                     memo = Memo(game.size)
                     memo.make_room(1, n)
-                    got = kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
+                    got = search_kernels.class_bound(t.table, onehot, secrets, depth, 0, t.nh, t.win, t.bounds.lb, t.fast_limit,
                                               t.excess_limit, *memo.arrays(), w0, w1, np.zeros(3, dtype=np.int64),
                                               *no_view(onehot), secrets)
-                    if n <= 2 or t.bounds.lb[depth, n] >= kernels.INF or memo.get(secrets, 0).exact:
+                    if n <= 2 or t.bounds.lb[depth, n] >= search_kernels.INF or memo.get(secrets, 0).exact:
                         continue  # closed forms and member_splits' exact values
                     assert got == least_raised(t, secrets, lbtab)
-                    route = ("masks" if n <= kernels.MASK_MAX and onehot.shape[0] else
+                    route = ("masks" if n <= search_kernels.MASK_MAX and onehot.shape[0] else
                              "packed" if n <= 255 and t.nh <= 24 else "lanes" if t.nh <= 24 else "plain")
                     active[route] = active.get(route, False) or got > plain
     assert all(active.values()) and active, active
@@ -269,9 +270,9 @@ def test_scan_takes_the_sets_most_key():
     game = resolve_game("bulls-cows")
     rng = np.random.default_rng(4)
     for secrets in search_classes(search_tables(game), rng, 10):
-        scan = search.Solver(game).scan(secrets, kernels.NO_BOUND, (), 64)
+        scan = Solver(game).scan(secrets, search_kernels.NO_BOUND, (), 64)
         assert scan.most == most_key(search_tables(game), secrets)
-        assert search.Solver(game, lookahead=False).scan(secrets, kernels.NO_BOUND, (), 64).most == 3 * len(secrets)
+        assert Solver(game, lookahead=False).scan(secrets, search_kernels.NO_BOUND, (), 64).most == 3 * len(secrets)
 
 
 @pytest.mark.parametrize("spec, nodes", [("bulls-cows", 6), ("royale", 6), ("mastermind", 10)])
@@ -289,22 +290,22 @@ def test_least_bound_within_a_node(spec, nodes):
     sets = [s for s in search_classes(t, rng, 60) if 20 <= s.shape[0] <= 400][:nodes]
     assert len(sets) == nodes
     for node in sets:
-        most = kernels.least_bound(t.table, t.onehot, node, t.nh, t.win, t.bounds.lb[0], 0, 0, w0, w1, True,
+        most = search_kernels.least_bound(t.table, t.onehot, node, t.nh, t.win, t.bounds.lb[0], 0, 0, w0, w1, True,
                                    *no_view(t.onehot), node)
         view = node_view(t.onehot, node, w1.view(np.uint8)[: game.size])
         for g in rng.choice(game.size, 25, replace=False):
             row = t.table[g][node]
             for h in np.unique(row):
                 secrets = node[row == h]
-                if not 3 <= secrets.shape[0] <= kernels.MASK_MAX:
+                if not 3 <= secrets.shape[0] <= search_kernels.MASK_MAX:
                     continue
                 for depth in (3, 64):
                     lbtab = t.bounds.lb[depth - 1]
-                    got = kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                    got = search_kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                               t.excess_limit[depth - 1], w0, w1, False, *view, node)
                     assert got == least_raised(t, secrets, lbtab)
         # the codes sorted by key over the node, highest first, codes in order within a run of one key
-        runs = int(view.runs[0, kernels.RUNS])
+        runs = int(view.runs[0, search_kernels.RUNS])
         ends, keys = view.runs[0, :runs], view.runs[1, :runs]
         assert keys[0] == most and (np.diff(keys) < 0).all() and ends[-1] == game.size
         assert (view.order == np.argsort(-view.nkeys.astype(np.int64), kind="stable")).all()
@@ -331,7 +332,7 @@ def test_split_classes(spec):
             order = np.argsort(hints, kind="stable")
             sizes = np.bincount(hints, minlength=t.nh)
             want_big = [h for h in sorted(range(t.nh), key=lambda h: (-sizes[h], h)) if h != t.win and sizes[h] >= 3]
-            members, starts, big = kernels.split_classes(t.table, int(g), secrets, t.nh, t.win)
+            members, starts, big = search_kernels.split_classes(t.table, int(g), secrets, t.nh, t.win)
             assert (members == secrets[order]).all()
             assert (starts == np.concatenate(([0], np.cumsum(sizes)))).all()
             assert list(big) == want_big
@@ -340,7 +341,7 @@ def test_split_classes(spec):
 @njit
 def _through_words_as(words, like, index, value):
     """What _words_as gives inside compiled code: every item, its length, and a write through it."""
-    view = kernels._words_as(words, like.dtype)
+    view = search_kernels._words_as(words, like.dtype)
     view[index] = value
     return view.copy()
 
@@ -355,3 +356,35 @@ def test_words_as_is_numpys_view(dtype):
     got = _through_words_as(words, np.empty(0, dtype=dtype), 3, dtype(9))
     assert got.dtype == dtype and got.tolist() == want.tolist()
     assert words.view(dtype).tolist() == want.tolist()  # the write went to the words themselves
+
+
+# -- the rule of the kernel files: a kernel calls only kernels in its own file ---------------------------------
+
+
+def test_a_kernel_uses_only_its_own_files_kernels_and_constants():
+    """numba's disk cache keys a compiled kernel on its own file: a kernel that called a kernel (or read a
+    constant) of another file would keep a stale copy of it after an edit there. So the compiled functions of
+    each file that compiles kernels (those calling jitcache.ensure_cache) may name, besides their own file's
+    definitions, only numpy and numba."""
+    import ast
+    from pathlib import Path
+
+    import treegen
+
+    package = Path(treegen.__file__).parent
+    allowed = {"np", "njit", "types", "ir", "intrinsic", "arrayobj", "impl_ret_borrowed", "config", "prange"}
+    files = [p for p in sorted(package.rglob("*.py")) if "ensure_cache(__file__)" in p.read_text()]
+    assert {p.relative_to(package).as_posix() for p in files} >= {
+        "exact/search_kernels.py", "symmetry_kernels.py", "scoring_kernels.py"}
+    for path in files:
+        tree = ast.parse(path.read_text())
+        imported = set()
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        kernels = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and any(
+            "njit" in ast.unparse(d) or "intrinsic" in ast.unparse(d) for d in n.decorator_list)]
+        assert kernels, path
+        for kernel in kernels:
+            names = {n.id for n in ast.walk(kernel) if isinstance(n, ast.Name)}
+            assert names & imported <= allowed, (path.name, kernel.name, names & imported - allowed)

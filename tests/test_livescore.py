@@ -7,7 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from treegen import feedback, kernels
+from treegen import feedback, scoring_kernels
+from treegen.exact import search_kernels
 from treegen.livescore import GUESS_BLOCK, LiveCodes, all_digits
 from treegen.rules import resolve_game
 from treegen.strategies import STRATEGIES, applicable, build_tree
@@ -82,12 +83,12 @@ def test_scores_and_splits_are_the_tables(spec):
         for name in ("minimax", "expected-size", "entropy", "n-ln-n-plus-1"):
             s = STRATEGIES[name]
             f = np.zeros(1) if s.maximum else np.ascontiguousarray(s.f(np.arange(secrets.size + 1.0), secrets.size))
-            want = kernels.guess_scores(table, guesses, secrets, game.hint_slots, slots, s.maximum, f)
+            want = scoring_kernels.guess_scores(table, guesses, secrets, game.hint_slots, slots, s.maximum, f)
             got = live.scores(guesses, secrets, slots, s.maximum, f)
             assert got.tobytes() == want.tobytes(), name  # bit for bit: same sums in the same order
         guess = int(rng.integers(game.size))
         order, starts = live.split(guess, secrets)
-        want_order, want_starts = kernels.split_by_hint(table, guess, secrets, game.hint_slots)
+        want_order, want_starts = search_kernels.split_by_hint(table, guess, secrets, game.hint_slots)
         np.testing.assert_array_equal(order, want_order)
         np.testing.assert_array_equal(starts, want_starts)
 
@@ -99,7 +100,7 @@ def test_scores_over_several_guess_blocks():
     guesses = np.concatenate([guesses, guesses])[: GUESS_BLOCK + 100]  # more than one block
     secrets = np.arange(0, game.size, 7, dtype=np.int32)
     slots = np.array(sorted(game.possible_hints), dtype=np.int64)
-    want = kernels.guess_scores(table, guesses, secrets, game.hint_slots, slots, True, np.zeros(1))
+    want = scoring_kernels.guess_scores(table, guesses, secrets, game.hint_slots, slots, True, np.zeros(1))
     for live in (LiveCodes.of(game), LiveCodes.of(game, packed=False)):
         np.testing.assert_array_equal(live.scores(guesses, secrets, slots, True, np.zeros(1)), want)
 

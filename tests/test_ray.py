@@ -8,9 +8,9 @@ import sys
 import pytest
 from clitools import run_main
 
-from treegen import coordinator
+from treegen.exact import executors, solve
 from treegen.rules import resolve_game
-from treegen.search import Options
+from treegen.exact.options import Options
 from treegen.tree import tree_to_bytes
 
 ray = pytest.importorskip("ray", reason="ray is not installed: pip install -e '.[ray]'")
@@ -38,21 +38,21 @@ def local_ray(monkeypatch_module):
 @pytest.mark.parametrize("spec,objective", [("mm:4:7", "average"), ("mm:3:4", "worst")])
 def test_ray_gives_the_same_bytes_as_processes(local_ray, monkeypatch, tmp_path, spec, objective):
     game = resolve_game(spec)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)  # real worker processes for the reference
-    processes = coordinator.solve_game(game, objective, workers=2)
-    on_ray = coordinator.solve_game(game, objective, workers=2, executor="ray", checkpoint=str(tmp_path / "ck"))
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)  # real worker processes for the reference
+    processes = solve.solve_game(game, objective, workers=2)
+    on_ray = solve.solve_game(game, objective, workers=2, executor="ray", checkpoint=str(tmp_path / "ck"))
     assert tree_to_bytes(on_ray) == tree_to_bytes(processes)
     # the driver wrote the checkpoints: a rerun from the folder gives the same bytes again
-    again = coordinator.solve_game(game, objective, workers=2, executor="ray", checkpoint=str(tmp_path / "ck"))
+    again = solve.solve_game(game, objective, workers=2, executor="ray", checkpoint=str(tmp_path / "ck"))
     assert tree_to_bytes(again) == tree_to_bytes(processes)
 
 
 def test_eager_on_ray_gives_the_same_bytes_as_eager_processes(local_ray, monkeypatch):
     game = resolve_game("mastermind")
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
     every = Options(orbits=True)  # the memo by orbit too, which mastermind leaves off by default
-    processes = coordinator.solve_game(game, "average", workers=2, eager=True, options=every)
-    on_ray = coordinator.solve_game(game, "average", workers=2, executor="ray", eager=True, options=every)
+    processes = solve.solve_game(game, "average", workers=2, eager=True, options=every)
+    on_ray = solve.solve_game(game, "average", workers=2, executor="ray", eager=True, options=every)
     assert processes.provenance["eager"] is True
     assert tree_to_bytes(on_ray) == tree_to_bytes(processes)
 

@@ -1,4 +1,4 @@
-"""Exact search (treegen.search): optima checked against a brute force written here from the definition,
+"""Exact search (treegen.exact): optima checked against a brute force written here from the definition,
 the ablation levers, golden optima, the solve command, determinism across workers, resuming from a
 checkpoint directory after SIGKILL, and the shipped trees in trees/.
 
@@ -32,11 +32,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import treegen
-from treegen import checkpoint, coordinator, kernels, search
-from treegen.coordinator import Infeasible
+from treegen.exact import checkpoint, contracts, coordinator, executors, search_kernels, solve
+from treegen.exact.contracts import INF, Infeasible
+from treegen.exact.memo import GUESS_TO_FIND, Memo, MemoEntry, SetOrbits
+from treegen.exact.options import ORBITS_MIN_CODES, Options
+from treegen.exact.solver import Solver
+from treegen.exact.tables import search_tables
 from treegen.rules import parse_code, resolve_game
-from treegen.search import INF, Memo, MemoEntry, Options, Solver, search_tables
-from treegen.symmetry import SetOrbits
 from treegen.tree import load_tree
 from treegen.verify import verify_tree
 
@@ -194,8 +196,8 @@ def node_to_nested(game, node) -> list:
 
 
 def solve_game(game, *args, **kwargs) -> Result:
-    """coordinator.solve_game, its tree and proof figures read back into a Result."""
-    tree = coordinator.solve_game(game, *args, **kwargs)
+    """solve.solve_game, its tree and proof figures read back into a Result."""
+    tree = solve.solve_game(game, *args, **kwargs)
     prov = tree.provenance
     assert tree.stats.total == prov["optimal_total"] == prov["lower_bound"]
     return Result(prov["objective"], prov["max_guesses"], prov["optimal_total"], prov.get("worst_case"),
@@ -355,7 +357,7 @@ def test_memo_matches_a_dict(colliding):
             secrets = np.frombuffer(key[0], dtype=np.int32)
         depth = int(rng.integers(0, 3))
         value, best = int(rng.integers(0, 1 << 40)), int(rng.integers(-1, 300))
-        entry = MemoEntry(value, best if best >= 0 else None)
+        entry = MemoEntry(value, best >= 0, best if best >= 0 else None)
         memo.put(secrets, depth, entry)
         want[(secrets.tobytes(), depth)] = entry
         if colliding and i == 400:
@@ -371,7 +373,7 @@ def test_memo_matches_a_dict(colliding):
 # -- the Solver on arbitrary sets: random subsets (no symmetry) and sets left by random histories --------
 
 LEVERS = st.fixed_dictionaries(
-    {"lookahead": st.booleans(), "ordering": st.booleans(), "memo_enabled": st.booleans(), "two_phase": st.booleans(),
+    {"lookahead": st.booleans(), "ordering": st.booleans(), "memo": st.booleans(), "two_phase": st.booleans(),
      "orbits": st.booleans(), "shares": st.booleans()}
 )
 
@@ -403,7 +405,7 @@ def test_solver_on_random_subsets_matches_brute_force(brute, naive, data, spec, 
     if levers["lookahead"] and levers["ordering"]:
         # memo, two_phase, orbits and shares leave the order of guesses alone: the first guess of least cost
         # is the same (the reference has every one of them off)
-        reference = Solver(game, cap, symmetry=False, memo_enabled=False, two_phase=False, orbits=False, shares=False)
+        reference = Solver(game, cap, symmetry=False, memo=False, two_phase=False, orbits=False, shares=False)
         reference.solve(secrets, INF)
         assert tree == reference.tree(secrets)
 
@@ -498,7 +500,7 @@ def test_memo_by_orbit_answers_and_keeps_the_tree(spec, cap):
     assert solver.solve(every, INF) == want
     assert solver.counts.nodes < plain.counts.nodes
     memo = solver.memo
-    assert (memo.ent[: len(memo), kernels.MEMO_BEST] == search.GUESS_TO_FIND).any()
+    assert (memo.ent[: len(memo), search_kernels.MEMO_BEST] == GUESS_TO_FIND).any()
     assert solver.tree(every) == plain.tree(every)
 
 
@@ -507,13 +509,13 @@ def test_memo_by_orbit_is_on_by_default_above_the_small_games():
     above; a choice made stands, and what a search does is what it records. Without the memo, which it lives
     in, it is off whatever was asked, in the solver and in the options a search records alike."""
     small, big = resolve_game("mastermind"), resolve_game("bulls-cows")
-    assert small.size <= search.ORBITS_MIN_CODES < big.size
-    assert not Solver(small).orbits and Solver(big).orbits
-    assert Solver(small, orbits=True).orbits and not Solver(big, orbits=False).orbits
+    assert small.size <= ORBITS_MIN_CODES < big.size
+    assert not Solver(small).options.orbits and Solver(big).options.orbits
+    assert Solver(small, orbits=True).options.orbits and not Solver(big, orbits=False).options.orbits
     assert (Options().resolved(small).orbits, Options().resolved(big).orbits) == (False, True)
     assert Options(orbits=True).resolved(small).orbits is True
     for asked in (None, True):
-        assert not Solver(big, memo_enabled=False, orbits=asked).orbits
+        assert not Solver(big, memo=False, orbits=asked).options.orbits
         assert Options(memo=False, orbits=asked).resolved(big).orbits is False
 
 
@@ -547,8 +549,8 @@ def test_bulls_cows_needs_seven_guesses():
     """REFERENCE: every secret within 7 guesses, and 6 is impossible (a depth-limited proof, seconds)."""
     game = resolve_game("bulls-cows")
     every = np.arange(game.size, dtype=np.int32)
-    assert not search.Solver(game, cap=6).feasible(every, 6)
-    assert search.Solver(game, cap=7).feasible(every, 7)
+    assert not Solver(game, cap=6).feasible(every, 6)
+    assert Solver(game, cap=7).feasible(every, 7)
 
 
 @pytest.mark.parametrize(
@@ -718,7 +720,7 @@ def test_worker_processes_give_the_same_result(monkeypatch, spec, objective):
     """Real worker processes (the in-process threshold lowered to 0) find the same tree, total and nodes."""
     game = resolve_game(spec)
     one = solve_game(game, objective, workers=1, options=EVERY)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
     two = solve_game(game, objective, workers=2, options=EVERY)
     assert two == one
 
@@ -728,9 +730,9 @@ def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
     """Every class of every guess side by side (real worker processes): the tree and figures of one worker
     without it; the node count may differ, so the file says eager."""
     game = resolve_game(spec)
-    one = coordinator.solve_game(game, objective, workers=1, options=EVERY)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
-    eager = coordinator.solve_game(game, objective, workers=2, eager=True, options=EVERY)
+    one = solve.solve_game(game, objective, workers=1, options=EVERY)
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
+    eager = solve.solve_game(game, objective, workers=2, eager=True, options=EVERY)
     assert eager.root == one.root and eager.stats == one.stats
     assert eager.provenance.pop("eager") is True and "eager" not in one.provenance
     nodes = eager.provenance.pop("nodes"), one.provenance.pop("nodes")
@@ -742,14 +744,14 @@ def test_eager_coordination_gives_the_same_tree(monkeypatch, spec, objective):
 def _root_run(game, notes=()):
     """A root search of ``game`` in this process with the memo by orbit on, given outcomes (secrets, depth,
     outcome) published in a scope around the root: (the coordinator, the root's outcome)."""
-    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
-                                  coordinator.Progress(None), lambda message: None)
+    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, executors.InlineExecutor(), None,
+                                  coordinator.TaskProgress(None), lambda message: None)
     around = coordinator.Scope(run.scope)
     for secrets, depth, outcome in notes:
         run._finished(around, secrets, depth, outcome)
     run._publish(around)
     every = np.arange(game.size, dtype=np.int32)
-    return run, run.subproblem(every, INF, (), search.UNCAPPED, 0, around).result()
+    return run, run.subproblem(every, INF, (), contracts.UNCAPPED, 0, around).result()
 
 
 @pytest.mark.parametrize("spec", ["mastermind", "mm:3:5"])
@@ -794,25 +796,25 @@ def test_transferred_outcomes_answer_as_their_contract_says(cap):
     a swap of symbols) is the same; a set of another orbit gets none, and under a cap neither does the
     same set with another number of guesses left."""
     game = resolve_game("mm:3:4")
-    run = coordinator.Coordinator(game, cap, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
-                                  coordinator.Progress(None), lambda message: None)
+    run = coordinator.Coordinator(game, cap, EVERY.resolved(game), False, 0, executors.InlineExecutor(), None,
+                                  coordinator.TaskProgress(None), lambda message: None)
     codes = ["001", "012", "123", "230", "111"]
     swapped = ["110", "102", "023", "231", "000"]  # symbols 0 and 1 swapped
     bounded = ["011", "012", "222"]
     as_set = lambda names: np.array(sorted(parse_code(game, c) for c in names), dtype=np.int32)
     scope = coordinator.Scope(run.scope)
-    run._finished(scope, as_set(codes), 5, coordinator.Outcome(12, True, 40, ["tree"]))
-    run._finished(scope, as_set(bounded), 5, coordinator.Outcome(7, False, 9))
+    run._finished(scope, as_set(codes), 5, contracts.Outcome(12, True, 40, ["tree"]))
+    run._finished(scope, as_set(bounded), 5, contracts.Outcome(7, False, 9))
     assert run._transferred(scope, as_set(codes), 20, 5) is None, "answered before it was published"
     run._publish(scope)
     for names in (codes, swapped):
-        assert run._transferred(scope, as_set(names), 20, 5) == coordinator.Outcome(12, True, 0)
-        assert run._transferred(scope, as_set(names), 12, 5) == coordinator.Outcome(12, False, 0)
-    assert run._transferred(scope, as_set(bounded), 7, 5) == coordinator.Outcome(7, False, 0)
+        assert run._transferred(scope, as_set(names), 20, 5) == contracts.Outcome(12, True, 0)
+        assert run._transferred(scope, as_set(names), 12, 5) == contracts.Outcome(12, False, 0)
+    assert run._transferred(scope, as_set(bounded), 7, 5) == contracts.Outcome(7, False, 0)
     assert run._transferred(scope, as_set(bounded), 8, 5) is None
     assert run._transferred(scope, as_set(["001", "012", "123", "230", "222"]), 20, 5) is None
     other_depth = run._transferred(scope, as_set(codes), 20, 4)
-    assert other_depth is None if cap is not None else other_depth == coordinator.Outcome(12, True, 0)
+    assert other_depth is None if cap is not None else other_depth == contracts.Outcome(12, True, 0)
 
 
 def test_scopes_answer_only_what_the_jobs_around_a_subproblem_published():
@@ -821,30 +823,30 @@ def test_scopes_answer_only_what_the_jobs_around_a_subproblem_published():
     it only once the scope around both publishes it. A higher bound published in an outer scope, or an
     exact value, wins over a lower bound in an inner one, wherever each was published."""
     game = resolve_game("mm:3:4")
-    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, coordinator.InlineExecutor(), None,
-                                  coordinator.Progress(None), lambda message: None)
+    run = coordinator.Coordinator(game, None, EVERY.resolved(game), False, 0, executors.InlineExecutor(), None,
+                                  coordinator.TaskProgress(None), lambda message: None)
     as_set = lambda names: np.array(sorted(parse_code(game, c) for c in names), dtype=np.int32)
     codes = as_set(["001", "012", "123", "230", "111"])
     image = as_set(["110", "102", "023", "231", "000"])  # symbols 0 and 1 swapped
     around = coordinator.Scope(run.scope)
     one, beside = coordinator.Scope(around), coordinator.Scope(around)
     inner = coordinator.Scope(one)
-    run._finished(one, codes, 5, coordinator.Outcome(9, False, 3))
+    run._finished(one, codes, 5, contracts.Outcome(9, False, 3))
     # (none in the scope around the root, which never publishes)
     assert [len(s.finished) for s in (inner, one, beside, around, run.scope)] == [0, 1, 0, 1, 0]
     assert all(run._transferred(s, image, 9, 5) is None for s in (inner, one, beside, around))
     run._publish(one)
-    assert run._transferred(inner, image, 9, 5) == coordinator.Outcome(9, False, 0)
-    assert run._transferred(one, image, 9, 5) == coordinator.Outcome(9, False, 0)
+    assert run._transferred(inner, image, 9, 5) == contracts.Outcome(9, False, 0)
+    assert run._transferred(one, image, 9, 5) == contracts.Outcome(9, False, 0)
     assert run._transferred(one, image, 10, 5) is None  # a bound answers no beta above itself
     assert run._transferred(beside, image, 9, 5) is None and run._transferred(around, image, 9, 5) is None
     run._publish(around)
-    assert run._transferred(beside, image, 9, 5) == coordinator.Outcome(9, False, 0)
+    assert run._transferred(beside, image, 9, 5) == contracts.Outcome(9, False, 0)
     # An exact value noted beside, published around both: it answers in the inner scope too, over the bound.
-    run._finished(beside, image, 5, coordinator.Outcome(11, True, 3))
+    run._finished(beside, image, 5, contracts.Outcome(11, True, 3))
     run._publish(around)
-    assert run._transferred(inner, codes, 20, 5) == coordinator.Outcome(11, True, 0)
-    assert run._transferred(inner, codes, 11, 5) == coordinator.Outcome(11, False, 0)
+    assert run._transferred(inner, codes, 20, 5) == contracts.Outcome(11, True, 0)
+    assert run._transferred(inner, codes, 11, 5) == contracts.Outcome(11, False, 0)
 
 
 @pytest.mark.parametrize("spec", ["mastermind", "bc:4:6"])
@@ -856,29 +858,29 @@ def test_a_coordinator_keeps_solves_contract_under_any_beta(spec):
     under its value, by its first wave and the second."""
     game = resolve_game(spec)
     options = EVERY.resolved(game)
-    solver = Solver.with_options(game, None, options)
+    solver = Solver(game, None, options)
     every = np.arange(game.size, dtype=np.int32)
-    first = int(solver.scan(every, INF, (), search.UNCAPPED).guesses[0])
-    members, starts = kernels.split_by_hint(solver.table, first, every, solver.nh)
+    first = int(solver.scan(every, INF, (), contracts.UNCAPPED).guesses[0])
+    members, starts = search_kernels.split_by_hint(solver.table, first, every, solver.nh)
     later_wins = 0
     for h in range(solver.nh):
         secrets = members[starts[h] : starts[h + 1]]
         if h == solver.win or secrets.shape[0] < 30:
             continue
-        depth = search.UNCAPPED - 1
+        depth = contracts.UNCAPPED - 1
         solver.reset()
         value = solver.solve(secrets, INF, (first,), depth)
         tree = solver.tree(secrets, depth, (first,))
         # The cost of the class's best-first guess: its classes' values, one guess more for each secret.
         scan = solver.scan(secrets, INF, (first,), depth)
         g = int(scan.guesses[0])
-        split, bounds = kernels.split_by_hint(solver.table, g, secrets, solver.nh)
+        split, bounds = search_kernels.split_by_hint(solver.table, g, secrets, solver.nh)
         cost = secrets.shape[0] + sum(solver.solve(split[bounds[c] : bounds[c + 1]], INF, (first, g), depth - 1)
                                       for c in range(solver.nh) if c != solver.win)
         later_wins += cost > value
         for beta in (INF, value + 1, value, value - 3):
-            run = coordinator.Coordinator(game, None, options, False, 0, coordinator.InlineExecutor(), None,
-                                          coordinator.Progress(None), lambda message: None)
+            run = coordinator.Coordinator(game, None, options, False, 0, executors.InlineExecutor(), None,
+                                          coordinator.TaskProgress(None), lambda message: None)
             got = run.coordinate(secrets, beta, (first,), depth, 1)
             if beta > value:
                 assert (got.value, got.exact, got.tree) == (value, True, tree), (h, beta)
@@ -902,7 +904,7 @@ def test_a_chains_span_is_the_sum_of_its_steps_spans(monkeypatch):
 
     monkeypatch.setattr(coordinator.Coordinator, "_chain", spy)
     profile = {}
-    coordinator.solve_game(game, "average", workers=1, profile=profile)
+    solve.solve_game(game, "average", workers=1, profile=profile)
     assert chains and all(span <= work + 1e-9 for work, span in chains)
     assert any(span < 0.9 * work for work, span in chains), chains
     assert profile["span"] < profile["work"]
@@ -912,8 +914,8 @@ def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
     """With eager, big sets below the root's classes get coordinators of their own (here every set of at
     least 81 secrets, mastermind's size / 16): the same tree and figures as one worker."""
     game = resolve_game("mastermind")
-    one = coordinator.solve_game(game, "average", workers=1)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    one = solve.solve_game(game, "average", workers=1)
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
     monkeypatch.setattr(coordinator, "EAGER_SPLIT_MIN", 0)
     levels = []
     coordinate = coordinator.Coordinator.coordinate
@@ -923,7 +925,7 @@ def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
         return coordinate(self, secrets, beta, history, depth, level, *rest)
 
     monkeypatch.setattr(coordinator.Coordinator, "coordinate", counted)
-    eager = coordinator.solve_game(game, "average", workers=2, eager=True)
+    eager = solve.solve_game(game, "average", workers=2, eager=True)
     assert max(levels) == 2  # without eager only the root (0) and its classes (1) are coordinated
     assert eager.root == one.root and eager.stats == one.stats
 
@@ -939,7 +941,7 @@ def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatc
         done(self, *args)
 
     monkeypatch.setattr(coordinator.Coordinator, "_done", late)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
     two = solve_game(game, "average", workers=2)
     assert (two.total, two.tree) == (one.total, one.tree)
     assert two.nodes == one.nodes, "nodes of tasks still being handled were left out"
@@ -959,7 +961,7 @@ def _settled(directory: Path) -> dict[str, int]:
 def test_checkpoints_of_worker_processes_serve_one_worker(monkeypatch, tmp_path):
     game = resolve_game("mastermind")
     one = solve_game(game, "average", workers=1)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
     ckpt = tmp_path / "ckpt"
     assert solve_game(game, "average", workers=2, checkpoint=str(ckpt)) == one
     files = _settled(ckpt)
@@ -985,7 +987,7 @@ def test_checkpoints_are_all_written_when_solve_returns(monkeypatch, tmp_path):
         write(*args, **kwargs)
 
     monkeypatch.setattr(checkpoint, "write_atomic", slow_write)
-    monkeypatch.setattr(coordinator, "INLINE_MAX_CODES", 0)
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
     solve_game(game, "average", workers=2, checkpoint=str(tmp_path / "pool"))
     got = sorted(_checkpoints(tmp_path / "pool"))
     assert got == want, f"{len(want) - len(got)} checkpoints not yet written when solve_game returned"
@@ -1008,7 +1010,7 @@ def big_clean(tmp_path_factory) -> bytes:
 
 
 def test_solve_files_identical_for_any_workers(tmp_path, big_clean):
-    assert resolve_game(BIG).size > coordinator.INLINE_MAX_CODES, "BIG no longer starts worker processes"
+    assert resolve_game(BIG).size > executors.INLINE_MAX_CODES, "BIG no longer starts worker processes"
     out = tmp_path / "two.json"
     res = run("solve", "--game", BIG, "--workers", "2", "-o", str(out), "--quiet")
     assert res.returncode == 0, res.stderr
@@ -1209,11 +1211,12 @@ def test_the_root_with_a_lever_off_is_the_solver_with_it_off(spec, lever, monkey
     def spy(self, secrets, beta, history, depth):
         result = scan(self, secrets, beta, history, depth)
         if not history:
-            roots.append((self.lookahead, self.ordering, self.symmetry, result.guesses.tolist(), result.bounds.tolist()))
+            roots.append((self.options.lookahead, self.options.ordering, self.options.symmetry, result.guesses.tolist(),
+                          result.bounds.tolist()))
         return result
 
     monkeypatch.setattr(Solver, "scan", spy)
-    solver = Solver.with_options(game, None, off)
+    solver = Solver(game, None, off)
     every = np.arange(game.size, dtype=np.int32)
     total = solver.solve(every, INF)
     wire = solver.tree(every)
@@ -1258,7 +1261,7 @@ def test_crush_matches_brute_force(spec, brute, naive):
     game, b = resolve_game(spec), brute(spec)
     worst = b.least_worst()
     want = crush_cost(b, b.everything, worst, {})
-    tree = coordinator.solve_game(game, "crush")
+    tree = solve.solve_game(game, "crush")
     prov = tree.provenance
     assert (prov["worst_case"], prov["at_worst"], prov["optimal_total"]) == (worst, *want)
     assert tree.stats.histogram[-1] == want[0] and tree.stats.max_guesses == worst
@@ -1279,7 +1282,7 @@ def test_verify_checks_the_crush_claims(tmp_path, capsys):
     assert status == 1 and "provenance claim at_worst" in err
 
 
-# -- scripts/within_cap.py: the least worst case with a tree, against brute force --------------------------
+# -- scripts/build_trees.py --within-cap: the least worst case with a tree, against brute force -------------
 
 
 @pytest.mark.parametrize("spec", ["mm:3:3", "bc:3:4", "mm:2:5", "mm:4:2"])
@@ -1288,8 +1291,8 @@ def test_within_cap_script_finds_the_least_worst_case(spec, brute, tmp_path):
     import sys
 
     out = tmp_path / "w.json"
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "within_cap.py"), "--game", spec, "-o", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_trees.py"), "--within-cap", "--game", spec,
+                           "-o", str(out)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     tree = load_tree(out)
     stats = verify_tree(tree, tree.provenance["max_guesses"])  # also checks worst_case and impossible_within

@@ -10,6 +10,7 @@ import pytest
 
 from clitools import run
 from treegen import static
+from treegen.static.cases import _need
 from treegen.rules import format_code, parse_code, resolve_game
 from treegen.rules import score_symbols as score
 from treegen.tree import InvalidTree, Node, load_tree, tree_from_bytes
@@ -65,7 +66,7 @@ def test_the_methods_agree_case_by_case_with_brute_force(name):
     # Every symmetry case at the least size and one below: the depth-first search (with and without its
     # third-guess subcases) and CP-SAT against every subset of the case's codes.
     from treegen.feedback import feedback_table
-    from treegen.static_search import search_case
+    from treegen.static.dfs import search_case
     from treegen.symmetry import class_of
 
     game = resolve_game(name)
@@ -306,7 +307,7 @@ def test_shipped_static_files_verify(name):
     claim = tree.provenance["static"]
     game = tree.game
     assert naive_separates(game, [parse_code(game, c) for c in claim["guesses"]])
-    assert claim["lower_bound"] >= static._need(game.size, static.hint_count(game))  # h^k >= N
+    assert claim["lower_bound"] >= _need(game.size, static.hint_count(game))  # h^k >= N
 
 
 def test_greenwell_is_shipped():

@@ -9,7 +9,8 @@ import pytest
 from treegen.feedback import feedback_table
 from treegen.rules import format_code, parse_code, resolve_game
 from treegen.rules import score_symbols as score
-from treegen.symmetry import NodeGuesses, SetOrbits, canonical_guesses, class_of, fresh_symbol_guesses, guess_classes
+from treegen.exact.memo import SetOrbits
+from treegen.symmetry import NodeGuesses, canonical_guesses, class_of, fresh_symbol_guesses, guess_classes
 
 
 def _act(perm, sigma, code):

@@ -443,6 +443,39 @@ def test_file_games_with_unfit_symbols_are_refused_in_one_line():
         T.next_guess(tree, [("ß", "0A1B")])
 
 
+# -- partitioning and walking ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", TINY_GAMES)
+def test_partition_is_the_naive_grouping_by_hint(spec):
+    game = resolve_game(spec)
+    codes = naive_codes(game)
+    text = {sym: "".join(game.alphabet[s] for s in sym) for sym in game.codes}
+    for guess in game.codes[:: max(1, len(game.codes) // 7)]:
+        classes = T.partition(game, guess, game.codes)
+        want: dict[str, list[str]] = {}
+        for s in codes:
+            want.setdefault(naive_hint(text[guess], s), []).append(s)
+        # Every secret once, in the order given, under the hint the guess gives it.
+        assert {f"{h // (game.positions + 1)}A{h % (game.positions + 1)}B": [text[s] for s in c]
+                for h, c in classes.items()} == want
+        assert list(T.partition(game, guess, reversed(game.codes))[game.win_hint]) == [guess]
+
+
+@pytest.mark.parametrize("spec", TINY_GAMES)
+def test_walk_gives_each_node_the_partition_of_the_secrets_reaching_it(spec):
+    game = resolve_game(spec)
+    tree = T.tree_from_bytes(file_bytes(file_obj(game, first_consistent(game))))
+    seen = 0
+    for visit in T.walk(game, tree.root):
+        reaching = [s for s in game.codes if all(
+            naive_hint(g, "".join(game.alphabet[x] for x in s)) == h
+            for g, h in zip(visit.path[0::2], visit.path[1::2]))]
+        assert visit.partition == T.partition(game, game.codes[visit.code], reaching)
+        seen += 1
+    assert seen == tree.root.nodes()
+
+
 # -- imports stay light ----------------------------------------------------------------------------
 
 

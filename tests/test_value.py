@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from clitools import run
-from treegen.certificate import check_value, value_from_bytes, value_to_bytes
+from treegen.valuefile import check_value, value_from_bytes, value_to_bytes
 from treegen.rules import resolve_game
-from treegen.search import INF, Solver
+from treegen.exact.contracts import INF
+from treegen.exact.solver import Solver
 from treegen.value import game_value, solve_matrix_game
 
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from treegen.rules import resolve_game
-from treegen.search import INF, Solver
+from treegen.exact.contracts import INF
+from treegen.exact.solver import Solver
 from treegen.symmetry import class_of
 from treegen.weighted import WeightedSolver, WeightError, level_table
 

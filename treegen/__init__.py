@@ -54,12 +54,12 @@ _LAZY = {
     "OutputError": "files",
     "FormatError": "formats",
     "ServeError": "serve",
-    "CheckpointError": "checkpoint",
+    "CheckpointError": "exact.checkpoint",
     # these import numpy and numba on first use
     "build_tree": "strategies",
     "StrategyError": "strategies",
-    "solve_game": "coordinator",
-    "Infeasible": "coordinator",
+    "solve_game": "exact",
+    "Infeasible": "exact",
 }
 
 
@@ -95,7 +95,7 @@ __all__ = [
     "compute_stats",
     "next_guess",
     "verify_tree",
-    # heuristic and optimal trees (treegen.strategies, treegen.coordinator)
+    # heuristic and optimal trees (treegen.strategies, treegen.exact)
     "build_tree",
     "solve_game",
     # the error family: every one a TreegenError, itself a ValueError

@@ -7,8 +7,8 @@ worst case largest:
 
     W(C) = the least d such that some strategy solves every secret of C within d further guesses,
 
-found with the exact worst-case search, ``treegen.search.Solver.feasible(C, d, history)``, for d = the
-counting bound's least depth, then d + 1, ... (as ``search.solve_game`` settles the 'worst' objective).
+found with the exact worst-case search, ``treegen.exact.solver.Solver.feasible(C, d, history)``, for d = the
+counting bound's least depth, then d + 1, ... (as ``exact.solver.settle_cap`` settles the 'worst' objective).
 The all-bulls class (the guess itself, when it is still possible) has W = 0: the host concedes only when
 no other class is left. Ties go to the larger class, then to the lower hint, so the host is
 deterministic.
@@ -34,7 +34,8 @@ import numpy as np
 
 from .feedback import CODE_DTYPE, feedback_table
 from .rules import Game, TreegenError
-from .search import INF, Solver
+from .exact.contracts import INF
+from .exact.solver import Solver
 
 EXACT_LIMIT = 1000
 

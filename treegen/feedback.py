@@ -52,10 +52,10 @@ def score_many(game: Game, guesses, secrets) -> np.ndarray:
     s = np.asarray(secrets, dtype=np.int64)
     digits = code_digits(game)
     if not game.repeats:
-        from . import kernels  # numba, loaded by the first caller that scores (the memory helpers need none)
+        from . import scoring_kernels  # numba, loaded by the first caller that scores (the memory helpers need none)
 
         masks = _code_masks(game)
-        return kernels.score_matrix_distinct(digits[g], masks[g], digits[s], masks[s])
+        return scoring_kernels.score_matrix_distinct(digits[g], masks[g], digits[s], masks[s])
     counts = _code_counts(game)
     if s.shape[0] < g.shape[0]:
         # numpy is slow on short rows (many guesses against a few secrets, as play's suggestions score them):
@@ -72,7 +72,7 @@ def _score_repeats(gdigits, gcounts, sdigits, scounts, positions: int) -> np.nda
     whole block of rows at a time, one position and one symbol after another. On games with repeats this
     beats a numba kernel that scores pair by pair (numbers-baseball's table: 0.9 s against 2.9 s; mastermind's
     0.01 s) and leaves one kernel fewer to compile on a first run (0.65 s). Games without repeats keep
-    theirs (kernels.score_matrix_distinct), which counts common symbols by a popcount and is the faster there.
+    theirs (scoring_kernels.score_matrix_distinct), which counts common symbols by a popcount and is the faster there.
     """
     out = np.empty((gdigits.shape[0], sdigits.shape[0]), dtype=np.uint8)
     # A block of rows at a time, so that the two scratch blocks take at most 1% of a whole table of at least

@@ -190,7 +190,7 @@ class Player:
 
     def _scored(self, strat, pool: np.ndarray, secrets: np.ndarray) -> int:
         """The best of ``pool`` for ``strat``, ties as ``build_tree`` breaks them (``tie="possible"``)."""
-        from . import kernels
+        from . import scoring_kernels as kernels
 
         game = self.game
         slots = np.array(

@@ -9,8 +9,11 @@ This module holds both the numba kernels of on-the-fly scoring and their orchest
 (:class:`LiveCodes`), because the two change together and nothing else uses the kernels; it needs
 no feedback table and no ``Game.codes`` tuple list (which for 3.6 million codes would take gigabytes),
 so it also serves games beyond ``resolve_game``'s usual 200000 codes. The results are the table's
-results exactly: ``scores`` sums the same floats in the same order as ``kernels.guess_scores`` and
-``split`` groups secrets as ``kernels.split_by_hint`` does.
+results exactly: ``scores`` sums the same floats in the same order as ``scoring_kernels.guess_scores`` and
+``split`` groups secrets as ``exact.search_kernels.split_by_hint`` does.
+
+A kernel calls only kernels in its own file: numba's disk cache keys a compiled function on its own file,
+so a callee edited in another file would leave this file's cached callers stale.
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def live_hints(gd, gmask, gcount, sdigits, smasks, scounts, repeats):
 
 @njit(cache=True)
 def live_scores(gdigits, gmasks, gcounts, sdigits, smasks, scounts, repeats, nslots, slots, maximum, f):
-    """As ``kernels.guess_scores`` with hints computed on the fly: the score (float64, smaller is
+    """As ``scoring_kernels.guess_scores`` with hints computed on the fly: the score (float64, smaller is
     better) of each guess (rows of ``gdigits``) from the sizes n_h of the classes it splits the secrets
     into, ``max n_h`` if ``maximum`` else ``sum of f[n_h]`` over ``slots`` in their order."""
     ng, npos = gdigits.shape
@@ -103,7 +106,7 @@ def live_scores(gdigits, gmasks, gcounts, sdigits, smasks, scounts, repeats, nsl
 @njit(cache=True)
 def group_by_hint(hints, secrets, nslots):
     """Secrets grouped by their hint: (order, starts), the class of hint h ``order[starts[h]:starts[h+1]]``,
-    secrets in their relative order inside a class (as ``kernels.split_by_hint``)."""
+    secrets in their relative order inside a class (as ``exact.search_kernels.split_by_hint``)."""
     starts = np.zeros(nslots + 1, dtype=np.int64)
     for h in hints:
         starts[h + 1] += 1
@@ -298,12 +301,12 @@ class LiveCodes:
         return live_hints(gd[0], gm[0], gc[0], sd, sm, sc, self.game.repeats)
 
     def split(self, guess: int, secrets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``secrets`` grouped by their hint to ``guess``, as ``kernels.split_by_hint`` returns them."""
+        """``secrets`` grouped by their hint to ``guess``, as ``exact.search_kernels.split_by_hint`` returns them."""
         secrets = np.asarray(secrets)
         return group_by_hint(self.hints(guess, secrets), secrets, self.game.hint_slots)
 
     def scores(self, guesses: np.ndarray, secrets: np.ndarray, slots: np.ndarray, maximum: bool, f: np.ndarray) -> np.ndarray:
-        """As ``kernels.guess_scores(table, guesses, secrets, ...)``, the same floats, without a table.
+        """As ``scoring_kernels.guess_scores(table, guesses, secrets, ...)``, the same floats, without a table.
 
         The secrets' symbols are gathered once (memory grows with the secrets); guesses are scored in
         blocks of GUESS_BLOCK.

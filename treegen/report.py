@@ -49,9 +49,9 @@ def outline(tree: Tree, depth: int = 2) -> list[str]:
             lines.append((f"{indent}(guess {visit.node.guess!r} is not a legal code)", None))
             continue
         kids = dict(visit.node.next)
-        for h in sorted(visit.groups):
+        for h in sorted(visit.partition):
             key = format_hint(game, h)
-            size = len(visit.groups[h])
+            size = len(visit.partition[h])
             head = f"{indent}{key}  {size:>{width}}"
             if h == win:
                 lines.append((f"{head}  solved", None))

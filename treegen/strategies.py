@@ -180,7 +180,8 @@ def build_tree(
     ``rules.CodeError`` for a bad ``first``, ``rules.GameError`` for an unknown game name and
     :class:`ArgumentTypeError` for a game or strategy of the wrong type.
     """
-    from . import kernels
+    from . import scoring_kernels
+    from .exact import search_kernels
     from .feedback import CODE_DTYPE, code_digits, feedback_table
     from .livescore import LiveCodes
     from .symmetry import canonical_guesses, fresh_symbol_guesses
@@ -212,10 +213,10 @@ def build_tree(
         table = feedback_table(game, memory)
 
         def split(guess: int, secrets: np.ndarray):
-            return kernels.split_by_hint(table, guess, secrets, nslots)
+            return search_kernels.split_by_hint(table, guess, secrets, nslots)
 
         def guess_scores(guesses, secrets, slots, maximum, f):
-            return kernels.guess_scores(table, guesses, secrets, nslots, slots, maximum, f)
+            return scoring_kernels.guess_scores(table, guesses, secrets, nslots, slots, maximum, f)
 
     else:
         live = LiveCodes.of(game, code_digits(game))
@@ -303,7 +304,7 @@ def build_tree(
         row[0] += 1
         row[1] += guesses.size
         row[2] = max(row[2], guesses.size)
-        return int(guesses[kernels.pick_guess(scores, guesses, secrets, eligible, paper, tol)])
+        return int(guesses[scoring_kernels.pick_guess(scores, guesses, secrets, eligible, paper, tol)])
 
     def choose(secrets: np.ndarray, history: list[int], depth: int) -> int:
         if depth == 1 and opening is not None:

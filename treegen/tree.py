@@ -1,4 +1,5 @@
-"""Strategy trees: the immutable node structure, the JSON file format, and walking a tree.
+"""Strategy trees: the immutable node structure, the JSON file format, and reading a tree's play:
+:func:`partition` (secrets by the hint a guess gives them) and :func:`walk` (every node with its partition).
 
 Standard library and orjson only (never numpy/numba), so that ``play``, ``verify`` and ``show`` start
 instantly. The file format is documented in ``docs/tree-format.md``. Imports run one way:
@@ -406,24 +407,44 @@ def node_from_obj(obj: Any, source: str) -> Node:
         raise TreeError(f"{source}: the tree is too deep to read") from None
 
 
-# -- walking -------------------------------------------------------------------------------------
+# -- partitioning and walking ---------------------------------------------------------------------
+
+
+def partition(game: Game, guess: tuple[int, ...], secrets: Iterable[tuple[int, ...]]) -> dict[Hint, list]:
+    """``secrets`` partitioned by the hint ``guess`` gives each: hint -> the secrets that give it.
+
+    Guess and secrets are symbol tuples (``game.codes[code]``); each class keeps the secrets in the order
+    given, and the all-bulls hint is a class when the guess is one of the secrets. The one partition of
+    the pure-Python code: :func:`walk` reads a finished tree with it, and the importers of
+    ``treegen.formats`` build trees with it. (The search has its own, vectorised over code ints:
+    ``kernels.split_by_hint``.)
+    """
+    classes: dict[Hint, list] = {}
+    for s in secrets:
+        h = score_symbols(game, guess, s)
+        if h in classes:
+            classes[h].append(s)
+        else:
+            classes[h] = [s]
+    return classes
 
 
 @dataclass(frozen=True, slots=True)
 class Visit:
-    """A node reached by :func:`walk`, with the secrets that reach it grouped by their hint.
+    """A node reached by :func:`walk`, with the partition of the secrets that reach it.
 
     ``path`` is the guesses and hints from the root to the node, ``depth`` the number of the node's guess
     (1 at the root). ``code`` is the guess as a code int, or None when the guess is not a legal code
-    written canonically (then ``groups`` is empty). ``groups`` maps each hint that some secret reaching
-    the node gives to those secrets (symbol tuples, in code order), the all-bulls hint included.
+    written canonically (then ``partition`` is empty). ``partition`` is :func:`partition` of the secrets
+    reaching the node by its guess: each hint some of them give -> those secrets (symbol tuples, in code
+    order), the all-bulls hint included.
     """
 
     node: Node
     path: tuple[str, ...]
     depth: int
     code: Code | None
-    groups: dict[Hint, list]
+    partition: dict[Hint, list]
 
 
 def _legal_code(game: Game, text: str) -> Code | None:
@@ -437,35 +458,39 @@ def _legal_code(game: Game, text: str) -> Code | None:
 def walk(game: Game, root: Node, max_depth: int | None = None) -> Iterator[Visit]:
     """Every node of the tree, depth first with branches in hint order, as :class:`Visit` records.
 
-    The one walk that partitions secrets: the checker (``verify``) and the outline (``report``) both read
-    it. A branch is followed when its key is a canonical hint that some secret reaching the node gives;
-    other branches (malformed, dead) are for the reader to judge. ``max_depth`` stops below that depth.
-    The consumer may stop at any time (a generator).
+    The one walk that partitions secrets (with :func:`partition`): the checker (``verify``), the outline
+    (``report``) and every export (``treegen.formats``) read a finished tree through it. A branch is
+    followed when its key is a canonical hint that some secret reaching the node gives; other branches
+    (malformed, dead) are for the reader to judge. ``max_depth`` stops below that depth. The consumer
+    may stop at any time (a generator).
     """
+    # A tree repeats a few guesses and hint keys many times: each text is read once per walk.
+    codes: dict[str, Code | None] = {}
+    hints: dict[str, Hint | None] = {}
+    win = game.win_hint
     stack = [(root, list(game.codes), 1, ())]
     while stack:
         node, secrets, depth, path = stack.pop()
-        code = _legal_code(game, node.guess)
-        groups: dict[Hint, list] = {}
-        if code is not None:
-            g = game.codes[code]
-            for s in secrets:
-                h = score_symbols(game, g, s)
-                if h in groups:
-                    groups[h].append(s)
-                else:
-                    groups[h] = [s]
-        yield Visit(node, path, depth, code, groups)
+        guess = node.guess
+        if guess in codes:
+            code = codes[guess]
+        else:
+            code = codes[guess] = _legal_code(game, guess)
+        classes = partition(game, game.codes[code], secrets) if code is not None else {}
+        yield Visit(node, path, depth, code, classes)
         if max_depth is not None and depth >= max_depth:
             continue
         below = []
         for key, child in node.next:
-            m = _HINT_KEY.fullmatch(key)
-            if m is None or int(m.group(1)) + int(m.group(2)) > game.positions:
-                continue  # not a hint of this game (and game.hint would alias it to another)
-            h = game.hint(int(m.group(1)), int(m.group(2)))
-            if h in groups and h != game.win_hint:
-                below.append((child, groups[h], depth + 1, path + (node.guess, key)))
+            if key in hints:
+                h = hints[key]
+            else:
+                m = _HINT_KEY.fullmatch(key)
+                # not a hint of this game (and game.hint would alias it to another): None
+                ok = m is not None and int(m.group(1)) + int(m.group(2)) <= game.positions
+                h = hints[key] = game.hint(int(m.group(1)), int(m.group(2))) if ok else None
+            if h is not None and h in classes and h != win:
+                below.append((child, classes[h], depth + 1, path + (guess, key)))
         stack.extend(reversed(below))
 
 

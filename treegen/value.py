@@ -7,7 +7,7 @@ finite once trees are, and a tree never needs more guesses than there are codes)
 Symmetry. Relabelling positions and symbols maps trees to trees and orbits of secrets to themselves, so
 averaging an optimal p over the group gives an optimal p constant on orbits, and averaging q likewise gives
 a guesser who plays a tree under a random relabelling, which costs each secret its tree's orbit average.
-Hence the game reduces to the orbits (``certificate.game_orbits``): the setter has one probability per
+Hence the game reduces to the orbits (``valuefile.game_orbits``): the setter has one probability per
 orbit, and a tree T is summarised by a[o](T) = (total of T over orbit o) / |o|.
 
 Column generation. The restricted master problem over the trees found so far (the columns) is the LP
@@ -19,7 +19,7 @@ Column generation. The restricted master problem over the trees found so far (th
 solved with OR-Tools' GLOP. Its duals on the orbit rows are the setter's probabilities pi. The pricing
 problem is the guesser's best response to pi: the tree of least weighted total with per-secret weights
 pi[o] / |o|, an exact search (``weighted.WeightedSolver``; when the weights are equal it is the ordinary
-least total, ``coordinator.solve_game``). If that tree costs less than z against pi it joins the columns;
+least total, ``exact.solve_game``). If that tree costs less than z against pi it joins the columns;
 otherwise z is the value.
 
 Exactness. GLOP works in floating point, so when it sees no improving column the restricted game is solved
@@ -35,7 +35,6 @@ and v is proved when L = U. If L < U the best response is a new column and the l
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +42,7 @@ from fractions import Fraction
 import numpy as np
 
 from . import __version__
-from .certificate import Mixed, ValueFile, game_orbits, orbit_labels, orbit_totals
+from .valuefile import Mixed, ValueFile, game_orbits, orbit_labels, orbit_totals
 from .rules import Game, TreegenError
 from .tree import Node
 from .weighted import MAX_TOTAL_WEIGHT, WeightedSolver
@@ -157,7 +156,7 @@ def best_response(game: Game, weights: np.ndarray, workers: int = 1,
     (faster, and parallel; always exact).
     """
     if (weights == weights[0]).all():
-        from .coordinator import solve_game
+        from .exact import solve_game
 
         tree = solve_game(game, "average", workers=workers)
         return int(weights[0]) * tree.stats.total, tree.root, int(tree.provenance["nodes"])

@@ -1,9 +1,9 @@
 """Check a strategy tree against the rules, independently of whatever made it.
 
-Every secret of the game is played through the tree (``tree.walk`` partitions the secrets that reach each
-node by their hint, scoring with ``rules.score_symbols``). Then the stored stats and every figure the
-file's provenance claims are checked against what the tree achieves. Standard library only (plus the
-tree module), so ``treegen verify`` starts instantly.
+Every secret of the game is played through the tree: ``tree.walk`` gives each node with the partition of
+the secrets that reach it by their hint (``tree.partition``, scoring with ``rules.score_symbols``). Then
+the stored stats and every figure the file's provenance claims are checked against what the tree
+achieves. Standard library only (plus the tree module), so ``treegen verify`` starts instantly.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None, consisten
     win = game.win_hint
     try:
         for visit in walk(game, root):
-            node, path, depth, groups = visit.node, visit.path, visit.depth, dict(visit.groups)
+            node, path, depth, classes = visit.node, visit.path, visit.depth, dict(visit.partition)
             guess = node.guess
             if visit.code is None:
                 try:
@@ -52,14 +52,14 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None, consisten
                 except CodeError as exc:
                     raise InvalidTree(path, f"guess {shorten(guess)!r} is not a legal code: {exc}") from None
                 raise InvalidTree(path, f"guess {shorten(guess)!r} is not written canonically: write {format_code(game, code)}")
-            if consistent_only and win not in groups:
+            if consistent_only and win not in classes:
                 raise InvalidTree(path, f"guess {guess} is not a possible secret here, but the file claims hard mode "
                                         "(consistent_only: every guess a possible secret)")
-            if groups.pop(win, None):
+            if classes.pop(win, None):
                 while len(histogram) <= depth:
                     histogram.append(0)
                 histogram[depth] += 1
-            if not groups and node.next:
+            if not classes and node.next:
                 raise InvalidTree(
                     path, f"guess {guess} is the only secret left, so the node must have no 'next' (it has {len(node.next)})"
                 )
@@ -75,21 +75,21 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None, consisten
                 h = game.hint(*bc)
                 if h == win:
                     raise InvalidTree(path + (guess,), f"branch {key} follows the all-bulls hint, which ends the game")
-                if h not in groups:
+                if h not in classes:
                     if h not in game.possible_hints:
                         raise InvalidTree(path + (guess,), f"branch {key} is a hint that cannot occur in {game.name}")
                     raise InvalidTree(path + (guess,), f"dead branch {key}: no secret gives {key} here")
                 have.add(h)
-            if len(have) != len(groups):
-                h = min(x for x in groups if x not in have)
-                n = len(groups[h])
+            if len(have) != len(classes):
+                h = min(x for x in classes if x not in have)
+                n = len(classes[h])
                 raise InvalidTree(
                     path + (guess,),
                     f"no branch for hint {format_hint(game, h)}, which {n} secret{'s' if n != 1 else ''} "
-                    f"give{'s' if n == 1 else ''} ({_some(game, groups[h])})",
+                    f"give{'s' if n == 1 else ''} ({_some(game, classes[h])})",
                 )
-            if groups and max_guesses is not None and depth >= max_guesses:
-                left = sorted(s for grp in groups.values() for s in grp)
+            if classes and max_guesses is not None and depth >= max_guesses:
+                left = sorted(s for grp in classes.values() for s in grp)
                 raise InvalidTree(
                     path + (guess,),
                     f"{len(left)} secret{'s' if len(left) != 1 else ''} ({_some(game, left)}) "
@@ -277,16 +277,17 @@ def check_static_tree(tree: Tree) -> None:
     if stats.total != static_total(game.size, k):
         raise InvalidTree((), f"static: a static set of {k} gives total {static_total(game.size, k)}, not {stats.total}")
 
-    def walk(node: Node, depth: int, path: tuple[str, ...]) -> None:
+    def follow(node: Node, depth: int, path: tuple[str, ...]) -> None:
         if depth <= k:
             if node.guess != guesses[depth - 1]:
                 raise InvalidTree(path, f"not static: guess {depth} is {node.guess}, the set says {guesses[depth - 1]}")
         elif node.next:
             raise InvalidTree(path, f"not static: after the {k} guesses of the set one secret must be left")
         for key, child in node.next:
-            walk(child, depth + 1, path + (node.guess, key))
+            follow(child, depth + 1, path + (node.guess, key))
 
-    walk(tree.root, 1, ())
+    # Every node, hints not needed (the secrets were checked by check_root): not tree.walk.
+    follow(tree.root, 1, ())
 
 
 def claims_static(tree: Tree) -> bool:

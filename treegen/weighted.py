@@ -1,7 +1,7 @@
 """Exact search with weighted secrets: the least weighted total of a strategy tree.
 
 A secret s weighs w[s] (a non-negative int) and a tree T costs sum over s of w[s] * guesses_T(s). With all
-weights equal this is the ordinary least total (``treegen.search``); with unequal ones it is the guesser's
+weights equal this is the ordinary least total (``treegen.exact``); with unequal ones it is the guesser's
 best response to a setter who draws secrets with probabilities proportional to w (``treegen.value``).
 
 For a set S and a guess g that splits S into classes S_h,
@@ -9,7 +9,7 @@ For a set S and a guess g that splits S into classes S_h,
     cost(S, g) = W(S) + sum over non-winning hints h of cost(S_h),   W(S) = sum of w over S,
 
 because every secret of S pays for g. Lower bounds are the kernels' weighted counting bound per class
-(heaviest secrets at the shallowest levels; see ``kernels.weighted_bounds``) and, one step deeper, the
+(heaviest secrets at the shallowest levels; see ``search_kernels.weighted_bounds``) and, one step deeper, the
 least such lookahead over every guess.
 
 Symmetry: a guess is replaced by its class under the symmetries that fix the history and the secrets
@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernels
 from .rules import Code, Game, TreegenError
-from .search import search_tables, small_tree, wire_node
+from .exact import search_kernels
+from .exact.tables import search_tables, small_tree, wire_node
 from .tree import Wire
 
-NO_BOUND = int(kernels.NO_BOUND)
+NO_BOUND = int(search_kernels.NO_BOUND)
 
 # A cost is at most (total weight) * (deepest level used). Trees worth considering are about ten deep
 # in these games, so total weight <= 2**52 keeps costs, and sums of a few bounds, below 2**62 (NO_BOUND)
@@ -107,7 +107,7 @@ class WeightedSolver:
 
     def least_bound(self, secrets: np.ndarray) -> int:
         """The least one-step lookahead bound over every guess (a lower bound on the set's cost)."""
-        return int(kernels.weighted_least_bound(self.table, secrets, self._order(secrets), self.weights, self.nh,
+        return int(search_kernels.weighted_least_bound(self.table, secrets, self._order(secrets), self.weights, self.nh,
                                                 self.win, self.level_of))
 
     def _guesses(self, secrets: np.ndarray, history: tuple[Code, ...]) -> np.ndarray:
@@ -118,7 +118,7 @@ class WeightedSolver:
         return canonical_guesses(self.game, history, secrets)
 
     def _split(self, g: int, secrets: np.ndarray):
-        members, starts, _ = kernels.split_classes(self.table, g, secrets, self.nh, self.win)
+        members, starts, _ = search_kernels.split_classes(self.table, g, secrets, self.nh, self.win)
         return [members[starts[h] : starts[h + 1]] for h in range(self.nh)
                 if h != self.win and starts[h + 1] - starts[h] > 0]
 
@@ -143,7 +143,7 @@ class WeightedSolver:
         self.nodes += 1
         guesses = self._guesses(secrets, history)
         order = self._order(secrets)
-        bounds = kernels.weighted_bounds(self.table, guesses, secrets, order, self.weights, self.nh, self.win,
+        bounds = search_kernels.weighted_bounds(self.table, guesses, secrets, order, self.weights, self.nh, self.win,
                                          self.level_of)
         # Best first: the lowest bound, then a guess that may win at once, then the lowest code.
         inside = np.isin(guesses, secrets)

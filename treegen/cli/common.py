@@ -13,6 +13,8 @@ import re
 import sys
 from enum import IntEnum
 
+from ..exact.executors import EXECUTORS  # noqa: F401 - the command modules read the choices here
+from ..exact.objectives import OBJECTIVES  # noqa: F401
 from ..rules import DEFAULT_GAME, PRESETS, TreegenError
 
 
@@ -75,12 +77,10 @@ def interrupt_within(exc: BaseException) -> bool:
 
 
 # -- choices the library defines -------------------------------------------------------------------
-# TODO(lead): import each from the library once it lives in a module that imports no numpy and costs
-# nothing at start-up (parsers are built before every command, and hint, play, verify and show must start
-# instantly): today each library constant sits in a module that imports numpy or costs 10-40 ms. Until
-# then this is the one copy in the command line, and tests/test_cli.py checks it equals the library's.
-OBJECTIVES = ("average", "worst", "crush")  # treegen.coordinator.OBJECTIVES (numpy; also verify.OBJECTIVES)
-EXECUTORS = ("processes", "ray")  # treegen.coordinator.EXECUTORS (numpy)
+# The search's lists are imported (exact.objectives and exact.executors are standard library only). The
+# others stay one copy each here, checked equal to the library's by tests/test_cli.py, because the modules
+# that hold them import numpy or cost 10-40 ms, and the parser is built before every command (hint, play,
+# verify and show must start instantly).
 TIES = ("possible", "paper")  # treegen.strategies.TIES (numpy)
 STRATEGIES = ("first-consistent", "random-consistent", "minimax", "expected-size", "expected-steps", "entropy",
               "most-parts", "n-ln-n-plus-1", "digit-sweep")  # the keys of treegen.strategies.STRATEGIES (numpy)

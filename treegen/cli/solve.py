@@ -83,10 +83,10 @@ def cmd_solve(args) -> int:
     import time
     from concurrent.futures.process import BrokenProcessPool
 
-    from ..coordinator import Infeasible, SearchBug, check_memory, compile_ahead, plan_workers, solve_game, strategy_name
+    from ..exact import Infeasible, SearchBug, check_memory, compile_ahead, plan_workers, solve_game, strategy_name
     from ..files import output_file, output_folder, same_path
     from ..report import format_stats
-    from ..search import Options
+    from ..exact import Options
     from ..tree import save_tree
 
     game = resolve_game(args.game)

@@ -47,7 +47,7 @@ def add_static(sub) -> None:
 
 def cmd_static(args) -> int:
     """``treegen static``: the least static set (or one of --size K), proved by the depth-first search or
-    CP-SAT (``--method``); see treegen/static.py and treegen/static_search.py.
+    CP-SAT (``--method``); see treegen/static/ (search.py, dfs.py, cpsat.py).
 
     Exit 0: the file is written and its claim proved (least size, or a set of size K); 1: no static set of
     K guesses exists (proved); 4 (``Exit.STOPPED``): the time limit stopped the search (the best set so far

@@ -24,13 +24,13 @@ def tree_game(args):
 
 
 def load(path: str, game, value_ok: bool = False):
-    """A tree file (or, with ``value_ok``, a value file: ``certificate``), or standard input for ``-``."""
+    """A tree file (or, with ``value_ok``, a value file: ``valuefile``), or standard input for ``-``."""
     from ..files import read_input
     from ..tree import TreeError, tree_from_bytes
 
     data, source = read_input(path, "tree file"), "<stdin>" if path == "-" else path
     if b'"treegen-value"' in data[:4096]:
-        from ..certificate import value_from_bytes
+        from ..valuefile import value_from_bytes
 
         if not value_ok:
             raise TreeError(f"{source} is a value file (format treegen-value), not a tree: check it with "
@@ -44,8 +44,8 @@ def load(path: str, game, value_ok: bool = False):
 
 
 def verify_value(name: str, vf, max_guesses) -> None:
-    """Check a value file's claims (``certificate.check_value``) and print what was checked."""
-    from ..certificate import check_value
+    """Check a value file's claims (``valuefile.check_value``) and print what was checked."""
+    from ..valuefile import check_value
     from ..rules import format_code
 
     check_value(vf, max_guesses)

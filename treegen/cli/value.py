@@ -39,8 +39,8 @@ def cmd_value(args) -> int:
 
     import time
 
-    from ..certificate import value_to_bytes
-    from ..coordinator import check_memory, plan_workers
+    from ..valuefile import value_to_bytes
+    from ..exact import check_memory, plan_workers
     from ..files import output_file, write_atomic
     from ..rules import format_code
     from ..value import game_value

@@ -78,7 +78,7 @@ def orbit_totals(game: Game, root: Node) -> list[int]:
     totals = [0] * len(sizes)
     win = game.win_hint
     for visit in walk(game, root):
-        if visit.code is not None and win in visit.groups:
+        if visit.code is not None and win in visit.partition:
             totals[labels[visit.code]] += visit.depth
     return totals
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from clitools import run
-from treegen.certificate import FalseValue, check_value, game_orbits, orbit_totals, value_from_bytes, value_to_bytes
+from treegen.valuefile import FalseValue, check_value, game_orbits, orbit_totals, value_from_bytes, value_to_bytes
 from treegen.rules import resolve_game
 from treegen.symmetry import class_of
 from treegen.tree import InvalidTree, TreeError

@@ -1,4 +1,14 @@
-"""Hot loops over code and hint arrays, compiled by numba: scoring, partition counts and lookahead bounds.
+"""The exact search's kernels, compiled by numba: partitions, lookahead bounds, the memo, the inner loop
+of ``Solver.next_open`` (``next_open_guess``), the memo by orbit's set keys and the weighted bounds of
+``treegen.weighted``.
+
+A kernel calls only kernels in its own file. numba's disk cache keys a compiled function on its own
+file (its timestamp and size), not on the files of the functions it calls: a kernel that called a kernel of
+another file would keep running a stale compiled copy of that callee after an edit there. So each kernel
+file is closed under calls (with the constants its kernels read, which numba also freezes at compile
+time), and any edit to a file recompiles every kernel in it. Python code may call kernels of any file.
+The kernels that make up a node's symmetry group are in ``treegen.symmetry_kernels`` and the heuristics'
+scoring in ``treegen.scoring_kernels``: no kernel of one of these three files calls a kernel of another.
 
 Functions take arrays and return arrays or scalars, with explicit dtypes, and are pure except those
 marked **mutates** in their docstrings, which write into arrays they are given (the memo's hash table,
@@ -6,13 +16,9 @@ scratch words, counters): ``least_bound``, ``memo_put``, ``memo_rehash``, ``clas
 ``next_open_guess``. Orchestration lives in the domain modules. ``cache=True`` keeps compiled code on
 disk so only the first run pays for it.
 
-Why one file: numba's disk cache keys a function on its own file's timestamp, not on the files of the
-functions it calls, so a kernel that called a helper from another module could keep running a stale
-compiled copy of that helper after an edit. Kept in one file, any edit recompiles every kernel.
-
 First-run compile time (the cost of an empty cache; see scripts/first_run.py). On two cores or more,
-``treegen solve`` compiles in two processes side by side (``SEARCH_SIGNATURES`` at the end of this
-file, coordinator.compile_ahead). numba compiles every kernel a call reaches as its own library, then
+``treegen solve`` compiles in two processes side by side (``treegen.exact.warmup``: ``SEARCH_SIGNATURES``
+and ``compile_ahead``). numba compiles every kernel a call reaches as its own library, then
 links and optimises its callees into it again, so what a kernel pulls in is paid several times over.
 Hence: ``inline="always"`` (numba's own inlining: the callee's code is typed into its caller's, and never
 compiled alone) only for a big callee with one caller on the search's path that Python does not call
@@ -29,12 +35,12 @@ int64 guesses), since each new combination of types is a new compilation.
 Sentinels (one of each, used everywhere): ``INF`` is the cost of a set that no tree solves within the
 depth left; it is large enough that sums of a few costs never overflow int64. ``NO_BOUND`` (> INF) is the
 identity of ``min`` over bounds: "no guess was refuted, so no bound was found". It never leaves the
-search: callers clamp with ``min(bound, INF)``.
+search: callers clamp with ``min(bound, INF)``. The memo's best guess of -1 (a value that is only a lower
+bound) lives only here and in ``treegen.exact.memo.Memo``, which converts it to and from
+``Cost.exact`` at the boundary.
 """
 
 from __future__ import annotations
-
-from types import MappingProxyType
 
 import numpy as np
 from llvmlite import ir
@@ -43,42 +49,12 @@ from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 from numba.np import arrayobj
 
-from .jitcache import ensure_cache
+from ..jitcache import ensure_cache
 
 ensure_cache(__file__)  # before the first kernel: a read-only install must still compile (jitcache)
 
 INF = np.int64(1) << 40
 NO_BOUND = np.int64(1) << 62
-
-# -- scoring ---------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def score_matrix_distinct(gdigits, gmasks, sdigits, smasks):
-    """Hints (uint8) of every guess (rows) against every secret (columns) of a game without repeats, where
-    the symbols in common are the popcount of two masks (feedback.score_many; games with repeats are scored
-    with numpy there)."""
-    ng = gdigits.shape[0]
-    ns = sdigits.shape[0]
-    npos = gdigits.shape[1]
-    out = np.empty((ng, ns), dtype=np.uint8)
-    for i in range(ng):
-        gd = gdigits[i]
-        gm = gmasks[i]
-        for j in range(ns):
-            sd = sdigits[j]
-            bulls = 0
-            for p in range(npos):
-                if gd[p] == sd[p]:
-                    bulls += 1
-            m = gm & smasks[j]
-            common = 0
-            while m:
-                m &= m - np.int64(1)
-                common += 1
-            out[i, j] = bulls * (npos + 1) + common - bulls
-    return out
-
 
 # -- partitions ------------------------------------------------------------------------------------
 
@@ -344,227 +320,7 @@ def _lookahead(table, guesses, secrets, nh, win, lbtab, most):
     return out, empty, empty, empty, np.empty((0, 0), dtype=np.uint64)
 
 
-@njit(cache=True)
-def symbol_roles(digits, nsym, history, secrets, all_secrets):
-    """Each symbol's role (int8): 0 used in the history and not absent, 1 free, 2 absent from every secret."""
-    present = np.empty(nsym, dtype=np.bool_)
-    present[:] = all_secrets
-    if not all_secrets:
-        npos = digits.shape[1]
-        for s in secrets:
-            for p in range(npos):
-                present[digits[s, p]] = True
-    used = np.empty(nsym, dtype=np.bool_)
-    used[:] = False
-    for i in range(history.shape[0]):
-        for p in range(history.shape[1]):
-            used[history[i, p]] = True
-    role = np.empty(nsym, dtype=np.int8)
-    for x in range(nsym):
-        role[x] = 2 if not present[x] else (0 if used[x] else 1)
-    return role
-
-
-@njit(cache=True)
-def history_automorphisms(history, role, perms):
-    """The position permutations, besides the identity, that fix every history guess up to absent symbols,
-    with the symbol map each forces: ``sigma[h[p]] == h[perm[p]]`` wherever ``h[p]`` is not absent, and
-    absent positions go to absent positions. ``perms[0]`` must be the identity; sigma is -1 off used symbols.
-    """
-    nperm, npos = perms.shape
-    nsym = role.shape[0]
-    out_perm = np.empty((nperm, npos), dtype=np.int8)
-    out_sigma = np.empty((nperm, nsym), dtype=np.int16)
-    k = 0
-    sigma = np.empty(nsym, dtype=np.int16)
-    for j in range(1, nperm):
-        perm = perms[j]
-        sigma[:] = -1
-        ok = True
-        for i in range(history.shape[0]):
-            for p in range(npos):
-                a = history[i, p]
-                b = history[i, perm[p]]
-                if role[a] == 2 or role[b] == 2:
-                    if role[a] != role[b]:
-                        ok = False
-                        break
-                elif sigma[a] < 0:
-                    sigma[a] = b
-                elif sigma[a] != b:
-                    ok = False
-                    break
-            if not ok:
-                break
-        if ok:
-            # element by element: an array assignment would compile numba's shape-mismatch message
-            # (string formatting), which took longer to compile than the rest of this function
-            for p in range(npos):
-                out_perm[k, p] = perm[p]
-            for x in range(nsym):
-                out_sigma[k, x] = sigma[x]
-            k += 1
-    return out_perm[:k], out_sigma[:k]
-
-
-@njit(cache=True)
-def _roles_by_rank(role):
-    """rank[x]: x's place among the symbols of its role in increasing order; byrank[r, k]: the k-th one."""
-    nsym = role.shape[0]
-    byrank = np.empty((3, nsym), dtype=np.int16)
-    byrank[:] = -1
-    rank = np.empty(nsym, dtype=np.int16)  # every symbol's rank is written below
-    fill = np.empty(3, dtype=np.int16)
-    fill[:] = 0
-    for x in range(nsym):
-        r = role[x]
-        rank[x] = fill[r]
-        byrank[r, fill[r]] = x
-        fill[r] += 1
-    return rank, byrank
-
-
-@njit(cache=True)
-def _names_in_order(digits, c, role, rank):
-    """Whether the free and the absent symbols of code ``c`` are the smallest of their role, first
-    occurrences in increasing order: ``c`` is then the smallest code of its orbit under renaming them."""
-    next1 = 0
-    next2 = 0
-    seen = 0
-    for p in range(digits.shape[1]):
-        s = np.int64(digits[c, p])
-        r = role[s]
-        if r != 0:
-            bit = 1 << s
-            if seen & bit == 0:
-                if r == 1:
-                    if rank[s] != next1:
-                        return False
-                    next1 += 1
-                else:
-                    if rank[s] != next2:
-                        return False
-                    next2 += 1
-                seen |= bit
-    return True
-
-
-@njit(cache=True)
-def _image(digits, c, perm, sigma, role, byrank, y, newname):
-    """y = the element (perm, sigma) applied to code c, then free and absent symbols renamed in order."""
-    for p in range(digits.shape[1]):
-        s = np.int64(digits[c, p])
-        y[perm[p]] = sigma[s] if role[s] == 0 else s
-    next1 = 0
-    next2 = 0
-    seen = 0
-    for p in range(y.shape[0]):
-        s = np.int64(y[p])
-        r = role[s]
-        if r != 0:
-            bit = 1 << s
-            if seen & bit == 0:
-                if r == 1:
-                    newname[s] = byrank[1, next1]
-                    next1 += 1
-                else:
-                    newname[s] = byrank[2, next2]
-                    next2 += 1
-                seen |= bit
-            y[p] = newname[s]
-
-
-@njit(cache=True)
-def canonical_codes(digits, role, aut_perm, aut_sigma):
-    """The smallest code (int32, ascending) of each class of equivalent codes; see symmetry.py."""
-    n, npos = digits.shape
-    rank, byrank = _roles_by_rank(role)
-    naut = aut_perm.shape[0]
-    out = np.empty(n, dtype=np.int32)
-    m = 0
-    y = np.empty(npos, dtype=np.int16)
-    newname = np.empty(role.shape[0], dtype=np.int16)
-    for c in range(n):
-        if not _names_in_order(digits, c, role, rank):
-            continue
-        ok = True
-        for j in range(naut):
-            _image(digits, c, aut_perm[j], aut_sigma[j], role, byrank, y, newname)
-            for p in range(npos):
-                if y[p] != digits[c, p]:
-                    ok = y[p] > digits[c, p]
-                    break
-            if not ok:
-                break
-        if ok:
-            out[m] = c
-            m += 1
-    return out[:m]
-
-
-@njit(cache=True)
-def node_group(digits, nsym, history, secrets, all_secrets, perms):
-    """The group of a search node (see symmetry.py) in one call: the symbols' roles given the
-    ``history`` (int64 code ints) and the ``secrets`` (ignored when ``all_secrets``), and the position
-    permutations that fix the history with their symbol maps (history_automorphisms)."""
-    npos = digits.shape[1]
-    hist = np.empty((history.shape[0], npos), dtype=digits.dtype)
-    for i in range(history.shape[0]):
-        for p in range(npos):
-            hist[i, p] = digits[history[i], p]
-    role = symbol_roles(digits, nsym, hist, secrets, all_secrets)
-    aut_perm, aut_sigma = history_automorphisms(hist, role, perms)
-    return role, aut_perm, aut_sigma
-
-
-@njit(cache=True)
-def class_minima(digits, role, aut_perm, aut_sigma, repeats):
-    """For every code, the smallest code of its class (int32)."""
-    n, npos = digits.shape
-    nsym = role.shape[0]
-    rank, byrank = _roles_by_rank(role)
-    # weights of the code index: codes are the symbol tuples in lexicographic order
-    weight = np.empty(npos, dtype=np.int64)
-    for p in range(npos):
-        w = 1
-        for q in range(p + 1, npos):
-            w *= nsym if repeats else nsym - q
-        weight[p] = w
-    naut = aut_perm.shape[0]
-    out = np.empty(n, dtype=np.int32)
-    best = np.empty(npos, dtype=np.int16)
-    y = np.empty(npos, dtype=np.int16)
-    newname = np.empty(nsym, dtype=np.int16)
-    ident = np.arange(npos).astype(np.int8)
-    idsig = np.arange(nsym).astype(np.int16)
-    for c in range(n):
-        _image(digits, c, ident, idsig, role, byrank, best, newname)
-        for j in range(naut):
-            _image(digits, c, aut_perm[j], aut_sigma[j], role, byrank, y, newname)
-            for p in range(npos):
-                if y[p] != best[p]:
-                    if y[p] < best[p]:
-                        best[:] = y
-                    break
-        idx = 0
-        used = np.int64(0)
-        for p in range(npos):
-            s = np.int64(best[p])
-            r = s
-            if not repeats:
-                for t in range(s):
-                    if used & (np.int64(1) << t):
-                        r -= 1
-                used |= np.int64(1) << s
-            idx += r * weight[p]
-        out[c] = idx
-    return out
-
-
-# -- heuristic trees (strategies.py) ---------------------------------------------------------------
-
-
-# -- sets up to symmetry (symmetry.SetOrbits) -----------------------------------------------------------
+# -- sets up to symmetry (exact.memo.SetOrbits) -----------------------------------------------------------
 # The group is every position permutation with every symbol permutation. A set's counts are how often
 # each symbol stands at each position; each row (a symbol's counts) is one number, its counts as base
 # n + 1 digits (exact while they fit in 63 bits; past that int64 wraps, which can only make two
@@ -594,7 +350,7 @@ def _perm_rows(counts, perm, base, rows):
 
 
 @njit(cache=True)
-def orbit_key(digits, secrets, symbols, perms, out):
+def set_orbit_key(digits, secrets, symbols, perms, out):
     """Write into ``out`` (int64[symbols]) a key that every set the group maps ``secrets`` onto shares:
     the least, over the position permutations, of the sorted rows of the counts with their columns
     permuted (rows as numbers; see above)."""
@@ -617,7 +373,7 @@ def orbit_key(digits, secrets, symbols, perms, out):
 
 
 @njit(cache=True)
-def orbit_element(digits, values, order, place, source, target, symbols, perms, limit, mark, perm_out, sigma_out):
+def set_orbit_element(digits, values, order, place, source, target, symbols, perms, limit, mark, perm_out, sigma_out):
     """Whether some position permutation perm and symbol permutation sigma map the set ``source`` onto
     ``target`` (codes c to the code with digits sigma[digits[c][perm]], found by their base-``symbols``
     value among the sorted ``values``, ``order`` giving the codes in that order); if so they are left in
@@ -724,65 +480,6 @@ def orbit_element(digits, values, order, place, source, target, symbols, perms, 
 
 
 @njit(cache=True)
-def guess_scores(table, guesses, secrets, nslots, slots, maximum, f):
-    """Score (float64, smaller is better) of each guess from the sizes n_h of the classes it splits
-    ``secrets`` into: ``max n_h`` if ``maximum``, else ``sum of f[n_h]`` over the hints ``slots``.
-
-    The sum runs over ``slots`` in their order whatever the guess, so guesses that split the secrets
-    alike get bit-identical scores (f[0] must be 0). Secrets loop outermost, reading table rows.
-    """
-    ng = guesses.shape[0]
-    counts = np.empty((ng, nslots), dtype=np.int32)
-    counts[:] = 0
-    for s in secrets:
-        row = table[s]
-        for k in range(ng):
-            counts[k, row[guesses[k]]] += 1
-    out = np.empty(ng, dtype=np.float64)
-    for k in range(ng):
-        if maximum:
-            m = 0
-            for h in slots:
-                if counts[k, h] > m:
-                    m = counts[k, h]
-            out[k] = m
-        else:
-            v = 0.0
-            for h in slots:
-                v += f[counts[k, h]]
-            out[k] = v
-    return out
-
-
-@njit(cache=True)
-def pick_guess(scores, guesses, secrets, eligible, last_possible, tol):
-    """Index in ``guesses`` of the best (smallest) score; scores within ``tol`` (relative) of it tie.
-    Ties go to an ``eligible`` guess that is among ``secrets`` (both ascending): the first such, or with
-    ``last_possible`` the last; else to the first tied guess."""
-    best = np.inf
-    for k in range(scores.shape[0]):
-        if scores[k] < best:
-            best = scores[k]
-    limit = best + tol * max(1.0, abs(best))
-    pick = -1
-    first = -1
-    j = 0
-    ns = secrets.shape[0]
-    for k in range(scores.shape[0]):
-        g = guesses[k]
-        while j < ns and secrets[j] < g:
-            j += 1
-        if scores[k] <= limit:
-            if first < 0:
-                first = k
-            if j < ns and secrets[j] == g and eligible[k]:
-                pick = k
-                if not last_possible:
-                    break
-    return pick if pick >= 0 else first
-
-
-@njit(cache=True)
 def sort_keys(keys):
     """Sort the int64 ``keys`` ascending, in place (**mutates** ``keys``): insertion sort up to 16 keys,
     else heapsort.
@@ -790,7 +487,7 @@ def sort_keys(keys):
     Written out instead of ``keys.sort()``: numba builds its quicksort from seven jitted helpers, each
     compiled and optimised on its own, and on the first run after install they took longer to compile
     than ordered_guesses itself. Its callers' keys are distinct (ordered_guesses, split_classes) or only
-    their sorted values count (orbit_key, orbit_element), so any sort gives the same result.
+    their sorted values count (set_orbit_key, set_orbit_element), so any sort gives the same result.
     """
     m = keys.shape[0]
     if m <= 16:
@@ -1014,7 +711,7 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     callee cost class_bound's compile about 0.4 s on the first run.)
 
     Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
-    search.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
+    exact.tables.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
     24 hints (callers check; see class_bound), with scratch words ``w0``, ``w1`` (one per code) passed
     in to spare allocations: this is the search's innermost loop. ``t`` is the largest size with
     lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the largest with lbtab[c] = 2c - 1 + max(0, c - t)
@@ -1310,9 +1007,9 @@ def member_splits(table, secrets, nslots):
 # The memo is an open-addressing hash table over plain arrays, so that the search's inner loop can read
 # and write it without leaving compiled code. An entry keys a set of secrets (compared in full, so no
 # hash collision can mix two sets up) with a key depth, and holds a value with the best guess (-1 when
-# the value is only a lower bound, -2 when it is exact but its guess is still to find: search.GUESS_TO_FIND;
+# the value is only a lower bound, -2 when it is exact but its guess is still to find: exact.memo.GUESS_TO_FIND;
 # the kernels read only values). The caller keeps room for the entries a call may add (see
-# Memo.make_room in search.py); next_guess stops and asks when it might run out.
+# Memo.make_room in exact/memo.py); next_guess stops and asks when it might run out.
 #   slots  int64[2**k]: entry index or -1 (empty); kept at most half full
 #   ent    int64[(m, 6)]: hash, key depth, offset and length of the secrets in pool, value, best guess
 #   pool   int32: the secrets of every entry, back to back
@@ -1439,7 +1136,7 @@ def class_bound(table, onehot, secrets, depth, keydepth, nh, win, lb, tlim, t2li
         # 9.7 ns a code-secret pair at 256 secrets against 0.4 by bytes, and a subproblem of 976 secrets,
         # whose time went into its classes' least bounds, 18.8 s of CPU against 1.6 s with lanes.
         # (Here, not in least_bound: its compile is the first run's longest link, while the main process
-        # has compiled these two for ordered_guesses by the time this is typed; see coordinator.AHEAD.)
+        # has compiled these two for ordered_guesses by the time this is typed; see exact.warmup.AHEAD.)
         codes = np.empty(table.shape[0], dtype=secrets.dtype)  # every code, in order: no guess is read
         wide = _wide_counts(table, codes, secrets, np.bool_(True), np.int64(2 if nh <= 16 else 3))
         value = min(_lane_bounds(wide, n, nh, win, lbtab, np.int64(-1), np.empty(table.shape[0], dtype=np.int64)), INF)
@@ -1617,97 +1314,3 @@ def weighted_least_bound(table, secrets, order, weights, nh, win, level_of):
         if bounds[k] < best:
             best = bounds[k]
     return best
-
-
-# -- compiling ahead ------------------------------------------------------------------------------------
-# On an empty cache (the first run after install) compiling the search's kernels takes several times as
-# long as the search of a small game, and one process compiles them one after another. Worker processes
-# can compile disjoint groups side by side instead: each writes numba's disk cache, which every process
-# then loads. For that the signatures must be the ones the search calls with (a different one is simply
-# compiled again on first use); tests/test_first_run.py checks them against a real solve.
-
-_U8_2R = types.Array(types.uint8, 2, "C", readonly=True)
-_U8_2 = types.Array(types.uint8, 2, "C")
-_U16_2R = types.Array(types.uint16, 2, "C", readonly=True)
-_U32_2R = types.Array(types.uint32, 2, "C", readonly=True)
-_I8_1, _I8_2 = types.Array(types.int8, 1, "C"), types.Array(types.int8, 2, "C")
-_U8_1 = types.Array(types.uint8, 1, "C")
-_I8_2R = types.Array(types.int8, 2, "C", readonly=True)
-_I16_2 = types.Array(types.int16, 2, "C")
-_I32_1 = types.Array(types.int32, 1, "C")
-_I64_1, _I64_1R = types.Array(types.int64, 1, "C"), types.Array(types.int64, 1, "C", readonly=True)
-_I64_2, _I64_2R = types.Array(types.int64, 2, "C"), types.Array(types.int64, 2, "C", readonly=True)
-_U64_1 = types.Array(types.uint64, 1, "C")
-_I, _B = types.int64, types.boolean
-_U16_2 = types.Array(types.uint16, 2, "C")
-_U32_2 = types.Array(types.uint32, 2, "C")
-# A node's codes by key for least_bound (src, nkeys, order, runs, built, node; see there): next_open_guess
-# takes all but node, which is its own set.
-_NODE = (_U16_2, _U8_1, _I32_1, _I64_2, _I64_1, _I32_1)
-
-SEARCH_SIGNATURES = MappingProxyType({
-    "score_matrix_distinct": (_U8_2, _I64_1, _U8_2, _I64_1),
-    "fast_bound_limit": (_I64_1R,),
-    "excess_bound_limit": (_I64_1R, _I),
-    "node_group": (_U8_2R, _I, _I64_1, _I32_1, _B, _I8_2R),
-    "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
-    "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I, _I),
-    "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
-    # (table, guesses, secrets, contiguous, words) and (lanes, n, nh, win, lbtab, most, out): the 16-bit lanes
-    # of sets of more than 255 secrets, callees of both ordered_guesses and next_open_guess (class_bound)
-    "_wide_counts": (_U8_2R, _I32_1, _I32_1, _B, _I),
-    "_lane_bounds": (types.Array(types.uint64, 2, "C"), _I, _I, _I, _I64_1R, _I, _I64_1),
-    # (digits, secrets, symbols, perms, out) and (digits, values, order, place, source, target, symbols, perms,
-    # limit, mark, perm_out, sigma_out): symmetry.SetOrbits, for the memo by orbit
-    "orbit_key": (_U8_2R, _I32_1, _I, _I8_2R, _I64_1),
-    "orbit_element": (_U8_2R, _I64_1, _I64_1, _I64_1, _I32_1, _I32_1, _I, _I8_2R, _I, _I8_1, _I64_1, _I64_1),
-    # (the memo's slots, entries, pool and state, zob, secrets, key depth and for memo_put value and best):
-    # callees of next_open_guess (through class_bound), which the search also calls for its memo (search.Memo)
-    "memo_find": (_I64_1, _I64_2, _I32_1, _I64_1R, _I32_1, _I),
-    "memo_put": (_I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _I32_1, _I, _I, _I),
-    # (table, onehot, secrets, nh, win, lbtab, t, t2, the two scratch word arrays, keys_only): a callee of
-    # next_open_guess (through class_bound), and called for a node's most key (search.Solver.scan)
-    "least_bound": (_U8_2R, _U16_2R, _I32_1, _I, _I, _I64_1R, _I, _I, _U64_1, _U64_1, _B) + _NODE,
-    # (table, onehot, guesses, bounds, start, least, secrets, beta, most, depth, capped, nh, win, lb, tlim, t2lim, four
-    # options, the memo's slots, entries, pool and state, zob, the two scratch word arrays, counters)
-    "next_open_guess": (_U8_2R, _U16_2R, _I32_1, _I64_1, _I, _I, _I32_1, _I, _I, _I, _B, _I, _I, _I64_2R, _I64_1R,
-                        _I64_1R, _B, _B, _B, _B, _I64_1, _I64_2, _I32_1, _I64_1, _I64_1R, _U64_1, _U64_1, _I64_1)
-                       + _NODE[:-1],
-})
-
-
-def search_signature(name: str, wide: bool = False) -> tuple:
-    """The named kernel's ``SEARCH_SIGNATURES`` entry, with a uint32 one-hot table where ``wide`` (games of
-    17 to 32 hints; see search.onehot_table): each table type is a compilation of its own."""
-    sig = SEARCH_SIGNATURES[name]
-    wider = {_U16_2R: _U32_2R, _U16_2: _U32_2}
-    return tuple(wider.get(a, a) if wide else a for a in sig)
-
-
-def compile_for_search(names: tuple[str, ...], wide: bool = False) -> None:
-    """Compile the named kernels for their ``SEARCH_SIGNATURES`` (see search_signature for ``wide``) into
-    numba's disk cache (or load them from it, if there): a worker runs this for one group while others
-    compile the rest."""
-    for name in names:
-        globals()[name].compile(search_signature(name, wide))
-
-
-def cached(name: str, wide: bool = False) -> bool:
-    """Whether the named kernel needs no compiling for its ``SEARCH_SIGNATURES`` (see search_signature for
-    ``wide``): compiled in this process already, found in numba's disk cache (then loaded and kept, as its
-    first call would), or not compiled at all (``NUMBA_DISABLE_JIT``). Every kernel lives in this file, so
-    they go stale together."""
-    kernel = globals()[name]
-    sig = search_signature(name, wide)
-    if not hasattr(kernel, "overloads"):  # NUMBA_DISABLE_JIT: a plain Python function
-        return True
-    if sig in kernel.overloads:
-        return True
-    # numba has no public "load it if cached, else fail": these lines are its Dispatcher.compile's cache
-    # branch (0.68), so the kernel found is kept and not loaded a second time by its first call.
-    found = kernel._cache.load_overload(sig, kernel.targetctx)
-    if found is None:
-        return False
-    kernel.targetctx.insert_user_function(found.entry_point, found.fndesc, [found.library])
-    kernel.add_overload(found)
-    return True

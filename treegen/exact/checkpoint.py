@@ -37,19 +37,21 @@ from typing import Any
 
 import orjson
 
-from .files import InputError, OutputError, output_folder, read_input, write_atomic
-from .rules import TreegenError
+from ..files import InputError, OutputError, output_folder, read_input, write_atomic
+from ..rules import TreegenError
 
 MANIFEST = "treegen-checkpoint.json"
 FORMAT = "treegen-checkpoint"
 
 # The modules whose code decides what a subproblem is and what its outcome holds (value, exactness, node
-# count, tree): their bytes are the ``code`` of every key (see code_digest). tests/test_checkpoint.py
+# count, tree), as paths in the treegen package: their bytes are the ``code`` of every key (see code_digest). tests/test_checkpoint.py
 # checks that every treegen module the search imports is here or named there as deciding no outcome.
 # (This replaces a search-format number bumped by hand, which an older search's entries passed whenever
 # a change forgot the bump: the digest changes with any change of these files, a comment's included.)
-SEARCH_SOURCES = ("checkpoint.py", "coordinator.py", "feedback.py", "kernels.py", "rules.py", "search.py",
-                  "symmetry.py")
+SEARCH_SOURCES = ("exact/checkpoint.py", "exact/contracts.py", "exact/coordinator.py", "exact/memo.py",
+                  "exact/objectives.py", "exact/options.py", "exact/search_kernels.py", "exact/solve.py",
+                  "exact/solver.py", "exact/tables.py", "exact/tasks.py", "feedback.py", "rules.py",
+                  "scoring_kernels.py", "symmetry.py", "symmetry_kernels.py")
 
 # An entry holds one subproblem's tree, about 15 bytes a secret (mm:4:7's biggest, 582 secrets, is 8.7 kB):
 # a whole game of a million codes would be some 15 MB. Anything bigger is no entry of treegen's, and
@@ -81,7 +83,7 @@ def code_digest() -> str:
     cannot be read (an install without its ``.py`` files).
     """
     digest = hashlib.sha256()
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the treegen package
     for name in sorted(SEARCH_SOURCES):
         try:
             with open(os.path.join(here, name), "rb") as f:

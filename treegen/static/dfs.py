@@ -26,14 +26,19 @@ The search, for m = k - (number of fixed codes) free guesses chosen in increasin
 Determinism: the set returned is the first in the order (symmetry subcase, then u, then v by position in
 the domain, which is in increasing code order), whatever the number of threads: every u is tried and the
 least index that succeeds wins.
+
+A kernel calls only kernels in its own file: numba's disk cache keys a compiled function on its own file,
+so a callee edited in another file would leave this file's cached callers stale.
 """
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit, prange
 
-from .jitcache import ensure_cache
+from ..jitcache import ensure_cache
 
 ensure_cache(__file__)  # before the first kernel: a read-only install must still compile (jitcache)
 
@@ -257,3 +262,21 @@ def search_case(game, table, k, fixed, allowed, *, h, orbits=None, stats=None, w
         if got is not None:
             return sorted([*map(int, fixed), t, *got])
     return None
+
+
+def _search_case(game, table, k, case, h, workers, deadline, symmetry, record):
+    """One case by the depth-first search above: the set, False, or None (time)."""
+    from ..symmetry import class_of
+
+    orbits = class_of(game, case.fixed) if symmetry and case.fixed else None
+    stats = Stats()
+
+    def stop() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    got = search_case(game, table, k, case.fixed, case.allowed, h=h, orbits=orbits,
+                                    stats=stats, workers=workers, stop=stop)
+    record.nodes, record.subcases = stats.nodes, stats.subcases
+    if got is STOPPED:
+        return None
+    return False if got is None else got

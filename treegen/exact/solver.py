@@ -1,325 +1,29 @@
-"""Exact search: depth-first branch and bound for strategy trees of minimum total or minimum worst case.
+"""The exact search of one process: depth-first branch and bound for strategy trees of minimum total or
+minimum worst case (``Solver.solve``, ``Solver.feasible``), with the memo and the cap's settling.
 
-Costs count guesses: a tree's total is the sum, over its secrets, of the guesses that solve each one (the
-final all-bulls guess included). For a set S and a guess g that splits S into classes S_h,
-
-    cost(S, g) = |S| + sum over non-winning hints h of cost(S_h)
-
-because every secret of S pays for g, and the secret equal to g (if any) is solved by it.
-
-This module is the solver of one process: bounds, the memo, ``Solver.solve``. Running a whole game
-(objectives, parallel subproblems, checkpoints) is ``treegen.coordinator``'s job; it calls the solver's
-per-node step (``Solver.scan`` and ``Solver.next_open``) exactly as ``Solver.solve`` does.
-
-Sentinels, one of each (the rule every routine here keeps):
-  1. A cost is an int in [0, INF]. ``INF`` means "no tree solves the set within the depth left"; it is
-     also a valid lower bound for any beta.
-  2. ``NO_BOUND`` (> INF) is only the starting value of a least-bound-so-far; results are clamped with
-     ``min(bound, INF)`` before they leave a routine, so it is never returned or memoised.
-  3. A search result is exact when it is below the beta it was given, else a lower bound >= beta. Where
-     a result travels with its guess (the memo, the coordinator), it is a named type that says which.
+The costs, the sentinels and the result contract are in ``contracts``; the levers in ``options``; the
+tables in ``tables``; the memo in ``memo``. Running a whole game (objectives, parallel subproblems,
+checkpoints) is the coordinator's job (``coordinator``); it calls the solver's per-node step
+(``Solver.scan`` and ``Solver.next_open``) exactly as ``Solver.solve`` does, and :func:`share_slack` as
+``Solver._search`` does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
-from . import kernels
-from .feedback import feedback_table
-from .rules import Code, Game
-from .symmetry import NodeGuesses, SetOrbits
-from .tree import Wire
-
-INF = int(kernels.INF)
-NO_BOUND = int(kernels.NO_BOUND)
-UNCAPPED = 64  # "depth left" for searches without a cap on guesses (no tree is this deep)
-
-DenseHint = int
-"""A hint renumbered 0..nh-1 over the game's possible hints (``SearchTables.hints`` maps it back), so
-that per-guess counters pack into bytes of 64-bit words."""
-
-
-@dataclass(frozen=True)
-class Options:
-    """Search levers, each switchable for ablation measurements.
-
-    ``symmetry``: one guess per class of equivalent guesses. ``lookahead``: the one-step lower bound per
-    guess (off: a guess is bounded by |S| alone until its classes are split). ``ordering``: guesses
-    best-first by that bound. ``memo``: remember solved sets (exact results are kept regardless, to
-    rebuild the tree). ``two_phase``: raise every big class to its own least lookahead bound before any
-    class is searched in depth. ``orbits``: a set the memo does not know is looked up by its orbit under
-    the game's symmetry (see symmetry.SetOrbits), so that equivalent sets share one search (off without
-    ``memo``, which it lives in); None (the default): on for games of more than ``ORBITS_MIN_CODES`` codes
-    (see :func:`uses_orbits`). ``shares``: a guess searched once a better one is known gives each of its
-    big classes a share of its slack first (see share_slack).
-    """
-
-    symmetry: bool = True
-    lookahead: bool = True
-    ordering: bool = True
-    memo: bool = True
-    two_phase: bool = True
-    orbits: bool | None = None
-    shares: bool = True
-
-    def resolved(self, game: Game) -> Options:
-        """These options with ``orbits`` decided for ``game`` and the memo (what a search of it does, and
-        records)."""
-        return replace(self, orbits=uses_orbits(game, self.orbits, self.memo))
-
-
-ORBITS_MIN_CODES = 2000
-"""The memo by orbit is on by default only for games of more codes than this. On smaller games it saves
-little and costs the first run its two kernels' compile: mastermind's search takes 5583 sets with it and
-5605 without, in the same time (0.9 s either way, whole processes), while ``orbit_key`` and
-``orbit_element`` take about 1.8 s of CPU to compile on an empty cache (scripts/first_run.py)."""
-
-
-def uses_orbits(game: Game, orbits: bool | None, memo: bool = True) -> bool:
-    """Whether a search of ``game`` uses the memo by orbit when asked for ``orbits`` (None: by size), with
-    the ``memo`` on or off: the memo by orbit lives in the memo, so it is off without it."""
-    return memo and (game.size > ORBITS_MIN_CODES if orbits is None else orbits)
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """Lower-bound tables for one game.
-
-    ``b`` is the most non-winning classes a guess can make (possible hints minus the all-bulls hint).
-    ``lb[d, k]`` is the counting bound on the total of k secrets within at most d guesses: a tree's
-    node at level j solves at most one secret, and there are at most b**(j-1) nodes at level j, so
-    the cheapest conceivable tree fills levels 1, 2, ... greedily; if k exceeds 1 + b + ... + b**(d-1),
-    no tree exists and the bound is INF.
-
-    ``extra`` is the crush objective's price of a secret solved with the last guess the cap allows: in
-    row d (d guesses left, the last of them at the cap) a secret at level d costs d + extra. Filling the
-    levels greedily still gives the least conceivable cost: it puts the fewest secrets at level d and
-    the least total on the others at once, so the bound stays valid for either part of the price.
-    """
-
-    b: int
-    lb: np.ndarray  # (UNCAPPED + 1, n + 1) int64
-
-    @classmethod
-    def for_game(cls, b: int, n: int, extra: int = 0) -> Bounds:
-        lb = np.full((UNCAPPED + 1, n + 1), INF, dtype=np.int64)
-        for d in range(UNCAPPED + 1):
-            total = 0
-            level_cap = 1
-            k = 0
-            lb[d, 0] = 0
-            for level in range(1, d + 1):
-                for _ in range(level_cap):
-                    k += 1
-                    if k > n:
-                        break
-                    total += level + (extra if level == d else 0)
-                    lb[d, k] = total
-                if k > n:
-                    break
-                level_cap = min(level_cap * b, n + 1)
-        lb.flags.writeable = False
-        return cls(b, lb)
-
-
-@dataclass(frozen=True)
-class SearchTables:
-    """One game's feedback table with dense hint ids, shared by every solver of the process."""
-
-    table: np.ndarray  # (codes, codes) uint8 dense hint ids
-    hints: np.ndarray  # dense id -> game hint int
-    nh: int
-    win: int  # dense id of the all-bulls hint
-    bounds: Bounds
-    all_guesses: np.ndarray
-    fast_limit: np.ndarray  # kernels.fast_bound_limit of each depth's bound table (int64)
-    excess_limit: np.ndarray  # kernels.excess_bound_limit of each depth's bound table (int64)
-    onehot: np.ndarray  # (codes, codes) uint16 or uint32: 1 << dense hint id, or (0, 0) (see onehot_table)
-
-
-# The one-hot table costs two or four bytes per pair of codes; games whose table would pass this go without.
-ONEHOT_MAX_BYTES = 256 << 20
-
-
-def onehot_dtype(codes: int, nh: int):
-    """The dtype of the one-hot table of a game of ``codes`` codes and ``nh`` hints (see onehot_table):
-    uint16 up to 16 hints, uint32 up to 32, or None (no table) past that or past ONEHOT_MAX_BYTES."""
-    dtype = np.uint16 if nh <= 16 else np.uint32 if nh <= 32 else None
-    if dtype is None or np.dtype(dtype).itemsize * codes * codes > ONEHOT_MAX_BYTES:
-        return None
-    return dtype
-
-
-def onehot_bytes(codes: int, nh: int) -> int:
-    """The bytes of a game's one-hot table (see onehot_table): 0 when it has none."""
-    dtype = onehot_dtype(codes, nh)
-    return 0 if dtype is None else np.dtype(dtype).itemsize * codes * codes
-
-
-def wide_onehot(game: Game) -> bool:
-    """Whether ``game``'s one-hot table is uint32 (the search's kernels then compile for that type; see
-    kernels.search_signature)."""
-    return onehot_dtype(game.size, len(game.possible_hints)) is np.uint32
-
-
-def onehot_table(dense: np.ndarray, nh: int) -> np.ndarray:
-    """``1 << dense[s, g]``, the least lookahead bound's hint masks ready to OR together (see
-    kernels.least_bound), as uint16 for games of at most 16 hints (about 2.5 times as fast as shifting
-    each byte of ``dense`` into a 32-bit mask) or uint32 for up to 32 (about 1.4 times), while it fits in
-    ONEHOT_MAX_BYTES; else an empty (0, 0) uint16 table: class_bound then counts class sizes in packed
-    bytes (up to 24 hints and 255 secrets) or plainly per guess (more of either)."""
-    codes = dense.shape[0]
-    dtype = onehot_dtype(codes, nh)
-    if dtype is None:
-        onehot = np.empty((0, 0), dtype=np.uint16)
-    else:
-        onehot = np.empty((codes, codes), dtype=dtype)
-        for i in range(0, codes, 1024):  # by blocks of rows: no temporary the size of the table
-            np.left_shift(dtype(1), dense[i : i + 1024], out=onehot[i : i + 1024], dtype=dtype)
-    onehot.flags.writeable = False
-    return onehot
-
-
-def search_tables(game: Game, extra: int = 0) -> SearchTables:
-    """The tables of ``game``; ``extra``: the crush objective's price of the last guess (see Bounds).
-    Built once per process: ``search_tables(game)`` and ``search_tables(game, 0)`` share one copy."""
-    return _search_tables(game, extra)
-
-
-@cache
-def _search_tables(game: Game, extra: int) -> SearchTables:
-    # functools.cache keys on the arguments as passed, so the public function passes both, always.
-    if extra:
-        plain = search_tables(game)
-        bounds = Bounds.for_game(plain.bounds.b, game.size, extra)
-        fast = np.array([kernels.fast_bound_limit(row) for row in bounds.lb], dtype=np.int64)
-        excess = np.array([kernels.excess_bound_limit(row, t) for row, t in zip(bounds.lb, fast)], dtype=np.int64)
-        fast.flags.writeable = excess.flags.writeable = False
-        return SearchTables(plain.table, plain.hints, plain.nh, plain.win, bounds, plain.all_guesses, fast, excess,
-                            plain.onehot)
-    table = feedback_table(game)
-    hints = sorted(game.possible_hints)
-    remap = np.zeros(256, dtype=np.uint8)
-    for i, h in enumerate(hints):
-        remap[h] = i
-    # Dense hint ids (0..nh-1) keep per-guess counters small enough to pack into 64-bit words.
-    dense = remap[table]
-    dense.flags.writeable = False
-    bounds = Bounds.for_game(len(hints) - 1, game.size)
-    fast = np.array([kernels.fast_bound_limit(row) for row in bounds.lb], dtype=np.int64)
-    excess = np.array([kernels.excess_bound_limit(row, t) for row, t in zip(bounds.lb, fast)], dtype=np.int64)
-    fast.flags.writeable = excess.flags.writeable = False
-    return SearchTables(
-        dense,
-        np.array(hints, dtype=np.int64),
-        len(hints),
-        hints.index(game.win_hint),
-        bounds,
-        np.arange(game.size, dtype=np.int32),
-        fast,
-        excess,
-        onehot_table(dense, len(hints)),
-    )
-
-
-def small_tree(t: SearchTables, secrets: np.ndarray) -> Wire:
-    """The optimal tree of one secret (guess it) or two (guess the lower, then the other: cost 3)."""
-    a = int(secrets[0])
-    if secrets.shape[0] == 1:
-        return [a, []]
-    b = int(secrets[1])
-    return [a, [[int(t.hints[t.table[a, b]]), [b, []]]]]
-
-
-def wire_node(t: SearchTables, guess: Code, secrets: np.ndarray, subtree) -> Wire:
-    """``[guess, children]`` in wire form: a child per non-empty non-winning class of ``guess`` over
-    ``secrets``, in hint order, its tree ``subtree(class)``."""
-    members, starts, _ = kernels.split_classes(t.table, guess, secrets, t.nh, t.win)
-    return [guess, [[int(t.hints[h]), subtree(members[starts[h] : starts[h + 1]])]
-                    for h in range(t.nh) if h != t.win and starts[h + 1] > starts[h]]]
-
-
-@cache
-def _zobrist(codes: int) -> np.ndarray:
-    """A random 62-bit number per code for the memo's set hashes (fixed seed: runs are reproducible)."""
-    z = np.random.default_rng(20261122).integers(0, 1 << 62, size=codes, dtype=np.int64)
-    z.flags.writeable = False
-    return z
-
-
-GUESS_TO_FIND = -2
-"""A memo entry's guess when its value is exact but was carried over from an equivalent set (see
-Solver._orbit_answer): tree() searches for the set's own best guess."""
-
-
-class MemoEntry(NamedTuple):
-    """What the memo knows of a set: its exact cost and a best guess (or GUESS_TO_FIND), or (``guess``
-    None) a lower bound."""
-
-    value: int
-    guess: Code | None
-
-    @property
-    def exact(self) -> bool:
-        return self.guess is not None
-
-
-class Memo:
-    """The search's memo of sets: a :class:`MemoEntry` per set of secrets and key depth, in the arrays of
-    the kernels' hash table (see kernels.memo_find; there a best guess of -1 marks a bound, and -2 is GUESS_TO_FIND)."""
-
-    def __init__(self, codes: int, entries: int = 1 << 12) -> None:
-        self.zob = _zobrist(codes)
-        self.slots = np.full(2 * entries, -1, dtype=np.int64)
-        self.ent = np.empty((entries, 6), dtype=np.int64)
-        self.pool = np.empty(16 * entries, dtype=np.int32)
-        self.state = np.zeros(2, dtype=np.int64)  # entries used, pool places used
-
-    def __len__(self) -> int:
-        return int(self.state[0])
-
-    def arrays(self) -> tuple:
-        return self.slots, self.ent, self.pool, self.state, self.zob
-
-    def make_room(self, entries: int, places: int) -> None:
-        """Grow so that ``entries`` more entries with ``places`` more secrets fit (slots stay at most
-        half full, so probes stay short)."""
-        used, placed = int(self.state[0]), int(self.state[1])
-        cap = self.ent.shape[0]
-        while used + entries > cap:
-            cap *= 2
-        if cap > self.ent.shape[0]:
-            ent = np.empty((cap, 6), dtype=np.int64)
-            ent[:used] = self.ent[:used]
-            self.ent = ent
-            self.slots = np.full(2 * cap, -1, dtype=np.int64)
-            kernels.memo_rehash(self.slots, self.ent, used)
-        size = self.pool.shape[0]
-        while placed + places > size:
-            size *= 2
-        if size > self.pool.shape[0]:
-            pool = np.empty(size, dtype=np.int32)
-            pool[:placed] = self.pool[:placed]
-            self.pool = pool
-
-    def get(self, secrets: np.ndarray, keydepth: int) -> MemoEntry | None:
-        """What the memo knows of a set, or None."""
-        e, _ = kernels.memo_find(self.slots, self.ent, self.pool, self.zob, secrets, keydepth)
-        if e < 0:
-            return None
-        best = int(self.ent[e, kernels.MEMO_BEST])
-        return MemoEntry(int(self.ent[e, kernels.MEMO_VALUE]), None if best == -1 else best)
-
-    def put(self, secrets: np.ndarray, keydepth: int, entry: MemoEntry) -> None:
-        self.make_room(1, secrets.shape[0])
-        best = entry.guess if entry.guess is not None else -1
-        kernels.memo_put(self.slots, self.ent, self.pool, self.state, self.zob, secrets, keydepth, entry.value, best)
-
+from ..rules import Code, Game
+from ..symmetry import NodeGuesses
+from ..tree import Wire
+from . import search_kernels
+from .contracts import INF, UNCAPPED, Infeasible
+from .memo import GUESS_TO_FIND, Memo, MemoEntry, SetOrbits
+from .options import Options
+from .tables import search_tables, small_tree, wire_node
 
 @dataclass
 class SearchCounts:
@@ -331,9 +35,9 @@ class SearchCounts:
 
 
 class NodeView(NamedTuple):
-    """A node's codes by their keys over its set, for its classes' least bounds (see kernels.least_bound):
+    """A node's codes by their keys over its set, for its classes' least bounds (see search_kernels.least_bound):
     ``nkeys`` each code's key over the set; ``order`` and ``runs`` the codes sorted by key, highest first,
-    in runs of one key, once a class needs them (``runs[0, kernels.RUNS]`` is -1 until then); ``src`` the
+    in runs of one key, once a class needs them (``runs[0, search_kernels.RUNS]`` is -1 until then); ``src`` the
     node's one-hot rows with their columns in that order, row r filled up to ``built[r]`` as the bounds
     need them. An empty ``order``: every code, in code order (:func:`no_view`)."""
 
@@ -347,7 +51,7 @@ class NodeView(NamedTuple):
 def no_view(onehot: np.ndarray) -> NodeView:
     """The view of no node: least_bound then takes every code, in code order."""
     return NodeView(np.empty((0, 0), dtype=onehot.dtype), np.empty(0, dtype=np.uint8), np.empty(0, dtype=np.int32),
-                    np.full((2, kernels.RUNS + 1), -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+                    np.full((2, search_kernels.RUNS + 1), -1, dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 def node_view(onehot: np.ndarray, secrets: np.ndarray, keys: np.ndarray) -> NodeView:
@@ -355,7 +59,7 @@ def node_view(onehot: np.ndarray, secrets: np.ndarray, keys: np.ndarray) -> Node
     Cheap: the kernels sort and fill it only if a class of the node is bounded by hint masks."""
     codes = keys.shape[0]
     return NodeView(np.empty((secrets.shape[0], codes), dtype=onehot.dtype), keys.copy(),
-                    np.empty(codes, dtype=np.int32), np.full((2, kernels.RUNS + 1), -1, dtype=np.int64),
+                    np.empty(codes, dtype=np.int32), np.full((2, search_kernels.RUNS + 1), -1, dtype=np.int64),
                     np.zeros(secrets.shape[0], dtype=np.int64))
 
 
@@ -369,7 +73,7 @@ class GuessScan:
     guesses: np.ndarray
     bounds: np.ndarray
     least: int
-    most: int  # the most key of the set (kernels.least_bound), or 3|S| where no class bound is taken from it
+    most: int  # the most key of the set (search_kernels.least_bound), or 3|S| where no class bound is taken from it
     view: NodeView  # the codes by their keys over the set, for its classes' least bounds
 
 
@@ -428,42 +132,28 @@ def share_slack(values: list[int], total: int, beta: int, search_class: Callable
     return total
 
 
-@dataclass
 class Solver:
     """Branch and bound over one game's feedback table. Not thread-safe; one per process.
 
-    ``cap`` limits guesses per secret (None: unlimited). ``symmetry`` reduces guesses to one per class
-    of equivalent guesses. ``lookahead`` enables the one-step lower bound per guess; without it a
-    guess is bounded by |S| alone until its classes are split (for ablation). ``consistent_only`` is
-    hard mode: every guess must be a secret still possible (the bounds below stay valid: each is a
-    minimum over more guesses than hard mode allows, so it can only be lower). ``extra`` is the crush
-    objective: each secret solved with the cap's last guess costs ``extra`` more, so that with extra
-    above any total the cost orders trees by the secrets at the cap first, then by total. ``orbits``:
-    the memo also answers a set by an equivalent one searched before (see _orbit_answer); None: by the
-    game's size; either way off without the memo (see uses_orbits, which decides it here). ``shares``:
-    a guess searched once a better one is known shares its slack among its classes first
-    (see share_slack).
+    ``cap`` limits guesses per secret (None: unlimited). ``options``: the levers (see
+    :class:`options.Options`), resolved for the game (so ``solver.options.orbits`` says whether the memo
+    by orbit is on: see options.uses_orbits); a lever may also be given by its ``Options`` name as a
+    keyword, which overrides that field of ``options`` (``Solver(game, symmetry=False)``). ``consistent_only`` is hard mode: every
+    guess must be a secret still possible (the bounds below stay valid: each is a minimum over more guesses
+    than hard mode allows, so it can only be lower). ``extra`` is the crush objective: each secret solved
+    with the cap's last guess costs ``extra`` more, so that with extra above any total the cost orders
+    trees by the secrets at the cap first, then by total. With ``options.orbits`` the memo also answers a
+    set by an equivalent one searched before (see _orbit_answer); with ``options.shares`` a guess searched
+    once a better one is known shares its slack among its classes first (see share_slack).
     """
 
-    game: Game
-    cap: int | None = None
-    symmetry: bool = True
-    lookahead: bool = True
-    ordering: bool = True
-    memo_enabled: bool = True
-    two_phase: bool = True
-    consistent_only: bool = False
-    extra: int = 0
-    orbits: bool | None = None
-    shares: bool = True
-
-    @classmethod
-    def with_options(cls, game: Game, cap: int | None, options: Options, consistent_only: bool = False,
-                     extra: int = 0) -> Solver:
-        return cls(game, cap, options.symmetry, options.lookahead, options.ordering, options.memo, options.two_phase,
-                   consistent_only, extra, options.orbits, options.shares)
-
-    def __post_init__(self) -> None:
+    def __init__(self, game: Game, cap: int | None = None, options: Options = Options(),
+                 consistent_only: bool = False, extra: int = 0, **levers: bool | None) -> None:
+        self.game = game
+        self.cap = cap
+        self.options = replace(options, **levers).resolved(game)
+        self.consistent_only = consistent_only
+        self.extra = extra
         if self.extra and self.cap is None:
             raise ValueError("the crush price (extra) needs a cap: it prices the last guess the cap allows")
         t = self.tables = search_tables(self.game, self.extra)
@@ -473,15 +163,15 @@ class Solver:
         self._node_guesses = NodeGuesses(self.game)
         self.memo = Memo(self.game.size)
         self._feasible: dict = {}  # feasible()'s memo: (secrets bytes, depth) -> a guess that fits, or -1
-        # scratch counters for kernels.least_bound, one word pair per code
+        # scratch counters for search_kernels.least_bound, one word pair per code
         self._w0 = np.empty(self.game.size, dtype=np.uint64)
         self._w1 = np.empty(self.game.size, dtype=np.uint64)
-        self._counts = np.zeros(3, dtype=np.int64)  # kernels.STAT_*: nodes, memo hits, bound scans (SearchCounts)
+        # search_kernels.STAT_*: nodes, memo hits, bound scans (SearchCounts)
+        self._counts = np.zeros(3, dtype=np.int64)
         self._no_view = no_view(t.onehot)
         # The memo by orbit: (key depth, orbit key) -> the sets searched under that key, with what the
         # memo learnt of each (see _orbit_answer).
-        self.orbits = uses_orbits(self.game, self.orbits, self.memo_enabled)
-        self._set_orbits = SetOrbits(self.game) if self.orbits else None
+        self._set_orbits = SetOrbits(self.game) if self.options.orbits else None
         self._by_orbit: dict[tuple[int, bytes], list[tuple[np.ndarray, MemoEntry]]] = {}
 
     @property
@@ -493,6 +183,11 @@ class Solver:
         counts = self.counts
         self._counts[:] = 0
         return counts
+
+    def kernel_scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The scratch words and the counters (search_kernels.STAT_*) this solver hands the search's kernels,
+        for a caller that times a kernel as the solver calls it (scripts/estimate_work.py)."""
+        return self._w0, self._w1, self._counts
 
     def reset(self) -> None:
         """Forget every memoised set and zero the counts (a fresh search with the same tables)."""
@@ -521,7 +216,7 @@ class Solver:
         guesses that the symmetries fixing the history and the secrets make equivalent; in hard mode
         only the secrets among them (a symmetry maps the secrets onto themselves, so a class of
         guesses lies wholly inside or wholly outside them, and its representative tells which)."""
-        if self.symmetry:
+        if self.options.symmetry:
             guesses = self._node_guesses(history, secrets)
         else:
             guesses = self.all_guesses
@@ -536,36 +231,36 @@ class Solver:
         bound ``lb[depth - 1, |class|]`` (every secret pays for g; each class then costs at least its
         counting bound), or by |S| alone without ``lookahead``; best first with ``ordering``.
         """
-        lbtab = self.bounds.lb[depth - 1] if self.lookahead else self._flat_bounds()
-        # The set's most key bounds each class C of every guess by 3|C| - most (see kernels.least_bound):
+        lbtab = self.bounds.lb[depth - 1] if self.options.lookahead else self._flat_bounds()
+        # The set's most key bounds each class C of every guess by 3|C| - most (see search_kernels.least_bound):
         # part of the lookahead lever, and only where the one-hot table is; 3|S| bounds no class.
         onehot = self.tables.onehot
         most = 3 * secrets.shape[0]
         view = self._no_view
-        if self.lookahead and onehot.shape[0] > 0:
-            most = int(kernels.least_bound(self.table, onehot, secrets, self.nh, self.win, lbtab, 0, 0, self._w0,
+        if self.options.lookahead and onehot.shape[0] > 0:
+            most = int(search_kernels.least_bound(self.table, onehot, secrets, self.nh, self.win, lbtab, 0, 0, self._w0,
                                            self._w1, True, *self._no_view, secrets))
             # least_bound left each code's key over the set in _w1: the classes' bounds take the codes in
             # that order (the same bounds, from fewer codes).
             view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size])
-        guesses, bounds, rest = kernels.ordered_guesses(
+        guesses, bounds, rest = search_kernels.ordered_guesses(
             self.table, self.candidate_guesses(secrets, history), secrets, self.nh, self.win, lbtab,
-            self.ordering, beta, most)
+            self.options.ordering, beta, most)
         return GuessScan(secrets, depth, guesses, bounds, int(rest), most, view)
 
     def next_open(self, scan: GuessScan, start: int, beta: int, scan_all: bool = False) -> OpenGuess | None:
         """The first guess of ``scan`` from index ``start`` still below ``beta`` once its big classes are
-        raised to cheap bounds (kernels.next_open_guess: the memoised value or bound, then, with
+        raised to cheap bounds (search_kernels.next_open_guess: the memoised value or bound, then, with
         ``two_phase``, the class's least lookahead bound), or None when none is left. Guesses refuted on
         the way lower ``scan.least``. ``scan_all``: the coordinator's accounting (see the kernel)."""
         secrets, depth = scan.secrets, scan.depth
-        memo = self.memo
+        memo, levers = self.memo, self.options
         while True:
-            status, idx, total, members, starts, big, base, least = kernels.next_open_guess(
+            status, idx, total, members, starts, big, base, least = search_kernels.next_open_guess(
                 self.table, self.tables.onehot, scan.guesses, scan.bounds, start, scan.least, secrets, beta, scan.most,
                 depth, self.cap is not None, self.nh, self.win, self.bounds.lb, self.fast_limit, self.excess_limit,
-                self.lookahead, self.ordering, self.two_phase, scan_all, memo.slots, memo.ent, memo.pool, memo.state,
-                memo.zob, self._w0, self._w1, self._counts, *scan.view)
+                levers.lookahead, levers.ordering, levers.two_phase, scan_all, memo.slots, memo.ent, memo.pool,
+                memo.state, memo.zob, self._w0, self._w1, self._counts, *scan.view)
             scan.least = min(scan.least, int(least))
             if status == 2:  # the memo may run out of room: grow it and go on from the same guess
                 memo.make_room(self.nh, secrets.shape[0])
@@ -594,10 +289,10 @@ class Solver:
             return int(self.bounds.lb[depth, n])
         keydepth = self._keydepth(depth)
         floor = 0
-        entry = self.memo.get(secrets, keydepth) if self.memo_enabled else None
+        entry = self.memo.get(secrets, keydepth) if self.options.memo else None
         if entry is not None:
             if entry.exact or entry.value >= beta:
-                self._counts[kernels.STAT_HITS] += 1
+                self._counts[search_kernels.STAT_HITS] += 1
                 return entry.value
             floor = entry.value  # a bound below beta: not enough to answer, but the answer is at least this
         orbit = None
@@ -605,7 +300,7 @@ class Solver:
             orbit = (keydepth, self._set_orbits.key(secrets))
             entry = self._orbit_answer(orbit, secrets, beta)
             if entry is not None:
-                self._counts[kernels.STAT_HITS] += 1
+                self._counts[search_kernels.STAT_HITS] += 1
                 self.memo.put(secrets, keydepth, entry)
                 return entry.value
         return self._search(secrets, beta, history, depth, floor, orbit)
@@ -616,7 +311,7 @@ class Solver:
         contract, given ``floor``, a lower bound known already, and ``orbit``, the set's key for the memo
         by orbit (None: not recorded there)."""
         keydepth = self._keydepth(depth)
-        self._counts[kernels.STAT_NODES] += 1
+        self._counts[search_kernels.STAT_NODES] += 1
         scan = self.scan(secrets, beta, history, depth)
         best: Code | None = None
         start = 0
@@ -628,7 +323,7 @@ class Solver:
             values = [base for _h, _cls, base in classes]
             exact = [False] * len(classes)
             total = step.total
-            if self.shares and best is not None:
+            if self.options.shares and best is not None:
 
                 def search_class(i: int, class_beta: int) -> int:
                     value = self.solve(classes[i][1], class_beta, hist, depth - 1)
@@ -655,12 +350,12 @@ class Solver:
             start = step.index + 1
         if best is not None:
             # Exact results are kept even without the memo: tree() rebuilds the optimal tree from them.
-            self._remember(secrets, keydepth, MemoEntry(beta, best), orbit)
+            self._remember(secrets, keydepth, MemoEntry(beta, True, best), orbit)
             return beta
         # Every guess was refuted: the least of their bounds (each >= beta) bounds the set.
         bound = max(min(scan.least, INF), floor)
-        if self.memo_enabled:
-            self._remember(secrets, keydepth, MemoEntry(bound, None), orbit)
+        if self.options.memo:
+            self._remember(secrets, keydepth, MemoEntry(bound, False, None), orbit)
         return bound
 
     def _remember(self, secrets: np.ndarray, keydepth: int, entry: MemoEntry, orbit: tuple[int, bytes] | None) -> None:
@@ -682,7 +377,7 @@ class Solver:
                 continue
             if self._set_orbits.element(known, secrets) is None:
                 continue
-            return MemoEntry(entry.value, GUESS_TO_FIND) if entry.exact else entry
+            return MemoEntry(entry.value, True, GUESS_TO_FIND) if entry.exact else entry
         return None
 
     def feasible(self, secrets: np.ndarray, depth: int, history: tuple[Code, ...] = ()) -> bool:
@@ -699,16 +394,16 @@ class Solver:
         key = (secrets.tobytes(), depth)
         known = self._feasible.get(key)
         if known is not None:
-            self._counts[kernels.STAT_HITS] += 1
+            self._counts[search_kernels.STAT_HITS] += 1
             return known >= 0
-        self._counts[kernels.STAT_NODES] += 1
+        self._counts[search_kernels.STAT_NODES] += 1
         guesses = self.candidate_guesses(secrets, history)
-        guesses, _, _ = kernels.ordered_guesses(
+        guesses, _, _ = search_kernels.ordered_guesses(
             self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF, 3 * n
         )
         fits = -1
         for g in guesses:
-            members, starts, big = kernels.split_classes(self.table, int(g), secrets, self.nh, self.win)
+            members, starts, big = search_kernels.split_classes(self.table, int(g), secrets, self.nh, self.win)
             if all(
                 self.feasible(members[starts[h] : starts[h + 1]], depth - 1, history + (int(g),)) for h in big
             ):
@@ -754,3 +449,41 @@ class Solver:
         g = entry.guess
         return wire_node(self.tables, g, secrets,
                          lambda cls: self.tree(cls, depth - 1, history + (g,)))
+
+
+def settle_cap(game: Game, symmetry: bool, consistent_only: bool, least_worst: bool, max_guesses: int | None,
+               say: Callable[[str], None]) -> tuple[int | None, int | None, int]:
+    """The cap a whole search of ``game`` runs under, settled by the feasibility search first (cheap next
+    to the average search): (the cap, None when none binds; the least worst case if ``least_worst``, else
+    None; the nodes the feasibility search took). ``least_worst``: find the least number of guesses that
+    solves every secret (the cap then, which a ``max_guesses`` below it makes Infeasible); else check that
+    ``max_guesses`` (if given) is feasible. ``say(note)`` hears each depth tried. Raises
+    :class:`contracts.Infeasible`."""
+    secrets = np.arange(game.size, dtype=np.int32)
+    nodes = 0
+    worst = None
+    cap = max_guesses
+    if least_worst or max_guesses is not None:
+        probe = Solver(game, None, Options(symmetry=symmetry), consistent_only=consistent_only)
+        depth = 1
+        while probe.bounds.lb[depth, game.size] >= INF:
+            depth += 1  # the counting bound alone rules these out
+        if least_worst:
+            while depth <= UNCAPPED:
+                probe.cap = depth
+                say(f"trying {depth} guesses")
+                if probe.feasible(secrets, depth):
+                    break
+                depth += 1
+            worst = depth
+            if max_guesses is not None and max_guesses < worst:
+                raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
+            cap = worst
+        else:
+            probe.cap = min(max_guesses, UNCAPPED)
+            if max_guesses < depth or not probe.feasible(secrets, probe.cap):
+                raise Infeasible(f"no strategy solves every secret of {game.name} within {max_guesses} guesses")
+        nodes += probe.counts.nodes
+    if cap is not None and cap >= UNCAPPED:
+        cap = None  # no tree of a supported game is this deep: the cap cannot bind
+    return cap, worst, nodes
