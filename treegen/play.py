@@ -50,12 +50,9 @@ from .rules import (
     parse_hint,
     score_symbols,
 )
+from .status import Exit
 from .tree import NotInTree, Tree, TreeError, next_guess
 
-EXIT_OK = 0
-EXIT_TREE = 1  # the tree is invalid (incomplete: no move for a consistent history)
-EXIT_BAD_INPUT = 2  # a scripted session's bad line (cli.main gives the same status to every TreegenError)
-EXIT_INTERNAL = 3
 
 QUIT = ("quit", "q", "exit")
 HELP = ("help", "h")
@@ -110,7 +107,7 @@ def _tree_code(game: Game, text: str) -> int:
 def hint_text(game: Game, hint: int) -> str:
     """A hint as the console shows it: the canonical ``xAyB``, then the game's own notation if it has one
     (``1A2B  (BWW)``, ``1A2B  (ball=3 strike=1)``). The one display form of a hint, for every mode of
-    ``treegen play`` with a tree or without one."""
+    ``treegen play`` with a tree or without one, and ``treegen hint``."""
     native = format_hint_native(game, hint)
     canonical = format_hint(game, hint)
     return f"{canonical}  ({native})" if native else canonical
@@ -437,7 +434,7 @@ def print_solution(game: Game, moves: list[tuple[str, int]]) -> int:
     for n, (guess, hint) in enumerate(moves, 1):
         print(f"guess {n}: {guess}  {hint_text(game, hint)}")
     print(f"solved in {_plural(len(moves), 'guess', 'guesses')}")
-    return EXIT_OK
+    return Exit.OK
 
 
 def play_secret(tree: Tree, secret: str) -> int:
@@ -518,13 +515,13 @@ def play_guesser(source: Tree | Guesser, con: Console) -> int:
                 text = con.ask("hint? ")
             except EOFError:
                 con.ended(f"after {_plural(n - 1, 'hint')}")
-                return EXIT_OK
+                return Exit.OK
             if not text:
                 continue
             command = "help" if text == "?" else _command(text)
             if command == "quit":
                 con.say("bye")
-                return EXIT_OK
+                return Exit.OK
             if command == "help":
                 con.say(GUESSER_HELP.format(guess=shown, forms=accepted_hint_forms(game)))
                 continue
@@ -548,12 +545,12 @@ def play_guesser(source: Tree | Guesser, con: Console) -> int:
                 continue
             if hint == game.win_hint:
                 con.say(f"solved in {_plural(n, 'guess', 'guesses')}")
-                return EXIT_OK
+                return Exit.OK
             if after is None:  # only a tree has no move for a consistent history
                 msg = f"the tree has no move after {given}: it is incomplete; check it with treegen verify"
                 if con.scripted:
                     print(f"treegen: {msg}", file=sys.stderr, flush=True)
-                    return EXIT_TREE
+                    return Exit.FALSE
                 con.mistake(msg + "; check the hint, undo, or quit")
                 continue
             steps.append((position, key))
@@ -571,7 +568,7 @@ def guess_session(source: Tree | Guesser, stdin=None, **console) -> int:
             return play_guesser(source, con)
         except BadInput as exc:
             print(f"treegen: error: {exc}", file=sys.stderr, flush=True)
-            return EXIT_BAD_INPUT
+            return Exit.USAGE
 
 
 class FixedSecret:
@@ -640,13 +637,13 @@ def play_host(game: Game, tree: Tree | None, setter, con: Console) -> int:
             text = con.ask(f"guess {len(history) + 1}? ")
         except EOFError:
             con.ended(setter.reveal(alive))
-            return EXIT_OK
+            return Exit.OK
         if not text:
             continue
         command = _command(text)
         if command == "quit":
             con.say(setter.reveal(alive))
-            return EXIT_OK
+            return Exit.OK
         if command == "help":
             con.say(HOST_HELP.format(game=game.describe()))
             continue
@@ -677,7 +674,7 @@ def play_host(game: Game, tree: Tree | None, setter, con: Console) -> int:
             con.say(f"solved in {_plural(len(history), 'guess', 'guesses')}")
             if setter.evil:
                 return _replay(game, history, code, con)
-            return EXIT_OK
+            return Exit.OK
         con.say(_still(len(alive_after[-1])))
 
 
@@ -705,6 +702,6 @@ def _replay(game: Game, history: list[tuple[str, str]], final: int, con: Console
         real = format_hint(game, score_symbols(game, game.codes[parse_code(game, guess)], target))
         if real != given:  # cannot happen: the host only gives hints some remaining secret gives
             print(f"treegen: internal error: guess {n} {guess} got {given}, but {secret} gives {real}", file=sys.stderr)
-            return EXIT_INTERNAL
+            return Exit.INTERNAL
         con.say(f"  guess {n}: {guess}  {given}  = hint({guess}, {secret})")
-    return EXIT_OK
+    return Exit.OK

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .rules import CodeError, Game, TreegenError, format_code, format_hint, parse_code, shorten
+from .exact.objectives import OBJECTIVES
 from .tree import InvalidTree, Node, Stats, Tree, TreeError, walk
 
 _EXAMPLES = 3  # secrets named in a message
@@ -121,7 +122,6 @@ def make_tree(game: Game, strategy: str, root: Node, provenance: Mapping[str, An
 
 # -- what a file claims ----------------------------------------------------------------------------
 
-OBJECTIVES = ("average", "worst", "crush")
 
 
 def _int(value) -> bool:

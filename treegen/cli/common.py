@@ -11,36 +11,14 @@ import argparse
 import os
 import re
 import sys
-from enum import IntEnum
 
 from ..exact.executors import EXECUTORS  # noqa: F401 - the command modules read the choices here
 from ..exact.objectives import OBJECTIVES  # noqa: F401
+from ..status import EXIT_MEANINGS, Exit  # noqa: F401 - the command modules read them here
 from ..rules import DEFAULT_GAME, PRESETS, TreegenError
 
 
 # -- exit statuses: one enum; the help text every command ends with is made from it ----------------
-
-
-class Exit(IntEnum):
-    """The exit statuses of every command (``EXIT_MEANINGS`` says what each means)."""
-
-    OK = 0
-    FALSE = 1
-    USAGE = 2
-    INTERNAL = 3
-    STOPPED = 4  # static only (its own help says so): the search stopped before a proof
-    SIGINT = 130
-    SIGTERM = 143
-
-
-EXIT_MEANINGS = {
-    Exit.OK: "success",
-    Exit.FALSE: "the tree is invalid, or what was asked is proved impossible",
-    Exit.USAGE: "bad input (a malformed argument, file or hint; an output that cannot be written)",
-    Exit.INTERNAL: "internal error (a bug: please report it)",
-    Exit.SIGINT: "interrupted (Ctrl-C)",
-    Exit.SIGTERM: "terminated (SIGTERM)",
-}
 
 
 def _exit_statuses() -> str:

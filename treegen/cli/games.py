@@ -41,14 +41,14 @@ def add_hint(sub) -> None:
 
 
 def cmd_hint(args) -> int:
-    from ..rules import format_hint, format_hint_native, parse_code, score_codes
+    from ..play import hint_text
+    from ..rules import parse_code, score_codes
 
     game = resolve_game(args.game)
     guess = parse_code(game, args.guess)
     secret = parse_code(game, args.secret)
     hint = score_codes(game, guess, secret)
-    native = format_hint_native(game, hint)
-    print(format_hint(game, hint) + (f"  ({native})" if native else ""))
+    print(hint_text(game, hint))
     return Exit.OK
 
 
