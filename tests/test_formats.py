@@ -643,3 +643,29 @@ def test_format_modules_import_downward_only():
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
                 assert not any(n.startswith("treegen") for n in names), (path.name, names)
+
+
+def test_an_export_alphabet_map_to_symbols_the_game_lacks_is_refused(tmp_path):
+    """Such a file could not be imported back (the import refuses the same map), so the export refuses it."""
+    from treegen.formats import FormatError, export_tree
+    from treegen.tree import load_tree
+
+    tree = load_tree(os.path.join(os.path.dirname(__file__), "..", "trees", "mastermind-optimal-average.json"))
+    with pytest.raises(FormatError, match=r"maps to 0, which mastermind does not use; its symbols are 123456"):
+        export_tree("paths", tree, alphabet="abcdefg=0123456")
+    assert "AABC ABDE" in export_tree("paths", tree, alphabet="abcdef=123456")  # 1123 1245 written in letters
+
+
+def test_error_messages_quote_at_most_a_short_piece_of_a_huge_value(tmp_path, capsys):
+    import json
+
+    from clitools import run_main
+
+    src = json.loads(open(os.path.join(os.path.dirname(__file__), "..", "trees", "mastermind-optimal-average.json")).read())
+    cases = {"format": dict(src, format="f" * 100000),
+             "histogram": dict(src, stats=dict(src["stats"], histogram=[0] * 100000))}
+    for name, obj in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(obj))
+        status, _, err = run_main(capsys, "verify", str(path))
+        assert status in (1, 2) and len(err) < 600, (name, len(err))

@@ -294,7 +294,7 @@ def tree_from_bytes(data: bytes, source: str = "<bytes>", game: Game | None = No
     if not isinstance(obj, dict) or "format" not in obj:
         raise TreeError(f"{source} is not a tree file: a tree file is {_ACCEPTED}")
     if obj["format"] != FORMAT:
-        raise TreeError(f"{source} has format {obj['format']!r}, not {FORMAT!r}; a tree file is {_ACCEPTED}")
+        raise TreeError(f"{source} has format {shorten(repr(obj['format']))}, not {FORMAT!r}; a tree file is {_ACCEPTED}")
     if type(obj.get("version")) is not int or obj["version"] != VERSION:
         raise TreeError(
             f"{source} has tree format version {obj.get('version')!r}; this treegen reads version {VERSION}"
@@ -351,12 +351,12 @@ def _read_stats(d: Any, source: str) -> Stats:
             raise TreeError(f"{source}: 'stats' lacks {key!r}; 'stats' must be {accepted}")
     hist = d["histogram"]
     if not isinstance(hist, list):
-        raise TreeError(f"{source}: 'stats' histogram is {hist!r}, not a list; 'stats' must be {accepted}")
+        raise TreeError(f"{source}: 'stats' histogram is {shorten(repr(hist))}, not a list; 'stats' must be {accepted}")
     for name, value in [("secrets", d["secrets"]), ("total", d["total"]), ("max_guesses", d["max_guesses"])] + [
         (f"histogram[{k}]", v) for k, v in enumerate(hist)
     ]:
         if not isinstance(value, int) or isinstance(value, bool):
-            raise TreeError(f"{source}: 'stats' {name} is {value!r}, not an integer; 'stats' must be {accepted}")
+            raise TreeError(f"{source}: 'stats' {name} is {shorten(repr(value))}, not an integer; 'stats' must be {accepted}")
     return Stats(d["secrets"], d["total"], d["max_guesses"], tuple(hist))
 
 
@@ -374,7 +374,7 @@ def _read_node(obj: Any, path: tuple[str, ...] = ()) -> Node:
     guess = obj["guess"]
     unknown = sorted(set(obj) - _NODE_KEYS)
     if unknown:
-        raise _BadNode(f"the node{where} has unknown key {unknown[0]!r}; a node has only 'guess' and 'next'")
+        raise _BadNode(f"the node{where} has unknown key {shorten(repr(unknown[0]))}; a node has only 'guess' and 'next'")
     if "next" not in obj:
         return Node(guess)
     nxt = obj["next"]

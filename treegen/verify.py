@@ -204,7 +204,7 @@ def verify_tree(tree: Tree, max_guesses: int | None = None) -> Stats:
         if want != have:
             if name == "histogram":
                 want, have = list(want), list(have)
-            raise InvalidTree((), f"stats: {name} is {have} in the file but the tree gives {want}")
+            raise InvalidTree((), f"stats: {name} is {shorten(str(have))} in the file but the tree gives {shorten(str(want))}")
     check_claims(tree, stats)
     if claims_static(tree):
         check_static_tree(tree)

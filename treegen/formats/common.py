@@ -336,6 +336,10 @@ def relabel(tree: Tree, alphabet: str) -> Tree:
             f"--alphabet {shorten(alphabet)} does not say how to write {''.join(missing)}; give every symbol of "
             f"{game.name} ({game.alphabet}) on the right of '='"
         )
+    extra = sorted(set(back) - {fold(c) for c in game.alphabet})
+    if extra:  # the import of the file would refuse it: export only what reads back
+        raise FormatError(f"--alphabet {shorten(alphabet)} maps to {''.join(extra)}, which {game.name} does not use; "
+                          f"its symbols are {game.alphabet}")
     table = str.maketrans({c: back[fold(c)] for c in game.alphabet})
 
     def node(n: Node) -> Node:
