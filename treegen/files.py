@@ -99,6 +99,12 @@ def read_input(path: str, what: str = "input file", limit: int = INPUT_LIMIT) ->
     return data
 
 
+def default_name(game, what: str) -> str:
+    """The one default file name of what treegen writes for ``game``: ``GAME-WHAT.json``, the game's colons
+    as dashes (``bulls-cows-entropy.json``, ``mm-4-7-optimal-average.json``, ``mastermind-static.json``)."""
+    return f"{game.name.replace(':', '-')}-{what}.json"
+
+
 def output_file(path: str, what: str = "output file") -> str:
     """Check that ``path`` can be written as a regular file, before any work; return the path to write.
 

@@ -364,8 +364,10 @@ def build_tree(
 
 
 def default_output(game: Game, strategy: str) -> str:
-    """The default file name of a built tree, e.g. ``bulls-cows-entropy.json``."""
-    return f"{game.name.replace(':', '-')}-{get_strategy(strategy).name}.json"
+    """The default file name of a built tree, e.g. ``bulls-cows-entropy.json`` (``files.default_name``)."""
+    from .files import default_name
+
+    return default_name(game, get_strategy(strategy).name)
 
 
 def format_scored(built: Built) -> str:

@@ -180,11 +180,10 @@ def add_hybrid_options(p: argparse.ArgumentParser) -> None:
 
 
 def default_output(game, what: str) -> str:
-    """The default file name of what a command writes: ``GAME-WHAT.json`` with the game's colons as dashes,
-    e.g. ``bulls-cows-entropy.json``, ``mm-4-7-optimal-average.json``, ``mastermind-static.json``."""
-    # TODO(lead): treegen.strategies.default_output builds the same name for a strategy; one library
-    # function (in a light module) should serve both.
-    return f"{game.name.replace(':', '-')}-{what}.json"
+    """The default file name of what a command writes (``files.default_name``)."""
+    from ..files import default_name
+
+    return default_name(game, what)
 
 
 def progress_bar(total: int, desc: str):
