@@ -36,42 +36,42 @@ TREES: list[tuple[str, list[str], str]] = [
      "least total within 5 guesses: 5626"),
     ("mastermind-optimal-worst.json", ["solve", "--game", "mastermind", "--objective", "worst"],
      "5 guesses suffice, 4 do not"),
-    ("smash-the-code-optimal-average.json", ["solve", "--game", "smash-the-code"], "least total (new)"),
-    ("royale-optimal-average.json", ["solve", "--game", "royale"], "least total (new)"),
+    ("smash-the-code-optimal-average.json", ["solve", "--game", "smash-the-code"], "least total (published: a C++ exact solver's run)"),
+    ("royale-optimal-average.json", ["solve", "--game", "royale"], "least total (not found published)"),
     ("mm-4-7-optimal-average.json", ["solve", "--game", "mm:4:7"], "least total: 11228 (published)"),
     ("mm-4-8-optimal-average.json", ["solve", "--game", "mm:4:8"], "least total (20471 published as an upper bound)"),
     ("mastermind-optimal-average-hard.json", ["solve", "--game", "mastermind", "--consistent-only"],
      "least total when every guess is a possible secret"),
     ("smash-the-code-optimal-average-hard.json", ["solve", "--game", "smash-the-code", "--consistent-only"],
-     "least total when every guess is a possible secret (new)"),
+     "least total when every guess is a possible secret (not found published)"),
     ("bulls-cows-optimal-average-hard.json", ["solve", "--consistent-only"],
-     "least total when every guess is a possible secret (new)"),
+     "least total when every guess is a possible secret (not found published)"),
     ("mastermind-optimal-crush.json", ["solve", "--game", "mastermind", "--objective", "crush"],
-     "within 5 guesses, the fewest secrets that need 5 (539, published but not proved), then least total (new)"),
+     "within 5 guesses, the fewest secrets that need 5 (539, published but not proved), then least total (not found published)"),
 ]
 # The least worst case alone, where the least total within it is slow (within_cap below).
 TREES += [
     ("numbers-baseball-within-7.json", ["@within_cap", "--game", "numbers-baseball"],
-     "7 guesses suffice, 6 do not (new: heuristic trees need 8); total not minimised"),
+     "7 guesses suffice, 6 do not (not found published; heuristic trees need 8); total not minimised"),
 ]
 # Value files (`treegen value`): the value of the game against a randomising setter, both strategies.
 VALUES: list[tuple[str, list[str], str]] = [
-    ("mastermind-value.json", ["value", "--game", "mastermind", "-q"], "value against a randomising setter (new)"),
+    ("mastermind-value.json", ["value", "--game", "mastermind", "-q"], "value against a randomising setter (published by Wiener as 5600/1290; reproduced)"),
     ("bulls-cows-value.json", ["value", "-q"], "one orbit: the value is the optimum 26274/5040"),
     ("smash-the-code-value.json", ["value", "--game", "smash-the-code", "-q"], "one orbit: the value is the optimum"),
 ]
 TREES = TREES + VALUES
 # Trees that take minutes or more: built only with --slow.
 SLOW: list[tuple[str, list[str], str]] = [
-    ("numbers-baseball-optimal-average.json", ["solve", "--game", "numbers-baseball"], "least total (new)"),
-    ("mm-4-9-optimal-average.json", ["solve", "--game", "mm:4:9"], "least total (new)"),
-    ("mm-5-6-optimal-average.json", ["solve", "--game", "mm:5:6"], "least total (new)"),
+    ("numbers-baseball-optimal-average.json", ["solve", "--game", "numbers-baseball"], "least total (not found published)"),
+    ("mm-4-9-optimal-average.json", ["solve", "--game", "mm:4:9"], "least total (not found published)"),
+    ("mm-5-6-optimal-average.json", ["solve", "--game", "mm:5:6"], "least total (not found published)"),
     ("mm-5-6-optimal-worst.json", ["solve", "--game", "mm:5:6", "--objective", "worst"],
-     "6 guesses suffice, 5 do not; least total within 6 is 36721, the unconstrained optimum (new)"),
+     "6 guesses suffice, 5 do not; least total within 6 is 36721, the unconstrained optimum (not found published)"),
     ("numbers-baseball-optimal-average-max7.json", ["solve", "--game", "numbers-baseball", "--max-guesses", "7"],
-     "least total within 7 guesses, the least worst case (new)"),
+     "least total within 7 guesses, the least worst case (not found published)"),
     ("bulls-cows-optimal-crush.json", ["solve", "--objective", "crush"],
-     "within 7 guesses, the fewest secrets that need 7 (50, published but not proved), then least total (new)"),
+     "within 7 guesses, the fewest secrets that need 7 (50, published but not proved), then least total (not found published)"),
 ]
 
 HERE = os.path.dirname(os.path.abspath(__file__))

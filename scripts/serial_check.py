@@ -1,4 +1,4 @@
-"""A second proof of a shipped least total: the plain recursive solver in one process, no coordinator.
+"""Solve a shipped file's game again without the coordinator and compare its least total with the file's.
 
     python scripts/serial_check.py trees/mm-4-9-optimal-average.json
     python scripts/serial_check.py trees/royale-optimal-average.json --no-two-phase
@@ -14,11 +14,16 @@ checks that tree's total too, so the figure is a tree's, not only a bound's. ``-
 ``--no-orbits`` leaves out the memo by orbit, so the check shares less code with the run it checks; games
 of up to 2000 codes, mastermind's among them, search without it anyway).
 
-``--refute`` proves only the lower bound, which is the hard half: the solver is given the file's total as
+This is not an independent proof. It runs the same ``Solver``, lower bounds, kernels and symmetry
+reduction as ``treegen solve``, so it checks the coordinator (waves, worker tasks, checkpoints, chains),
+not the lower bounds: a fault in a bound would give the same wrong total here too. An independent check
+of a lower bound needs a certificate and a separate checker, which are not built yet.
+
+``--refute`` searches only for the lower bound, which is the hard half: the solver is given the file's total as
 beta from the start, so it must refute every first guess (show that each costs at least that total)
 instead of first finding a tree with a loose bound. The upper bound is the file's own tree, checked here
 as ``treegen verify`` checks it. ``--part I/K`` refutes only the first guesses at places I, I+K, I+2K, ... of the
-solver's best-first order, so K processes on K cores share the proof: every part must agree, and all must
+solver's best-first order, so K processes on K cores share the search: every part must agree, and all must
 print the same ``order`` digest (the same best-first order, hence the same deal).
 
     python scripts/serial_check.py trees/numbers-baseball-optimal-average-max7.json --refute --part 1/2 &
