@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import signal
 import sys
 
 from .. import __version__
@@ -106,9 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         print("treegen: error: the input is nested too deeply to process", file=sys.stderr)
         status = Exit.USAGE
     except Exception as exc:  # a bug: one line for the user, the traceback only on request
+        lost = _lost_signal()
         if interrupt_within(exc):  # Ctrl-C while a kernel returned (see common.interrupt_within)
             print("", file=sys.stderr)
             status = Exit.SIGINT
+        elif lost is not None:  # an interrupt that a ctypes callback dropped broke what followed
+            print("treegen: terminated" if lost == signal.SIGTERM else "", file=sys.stderr)
+            status = Exit.SIGTERM if lost == signal.SIGTERM else Exit.SIGINT
         elif os.environ.get("TREEGEN_DEBUG"):
             raise
         else:
@@ -119,11 +124,45 @@ def main(argv: list[str] | None = None) -> int:
     return int(status if flushed is None else flushed)
 
 
+def _redeliver(previous):
+    """An unraisable hook that gives an interrupt back to the command instead of losing it.
+
+    While numba compiles (the first run of a command), LLVM calls back into Python through ctypes; a
+    Ctrl-C or SIGTERM that lands in such a callback raises there, where ctypes can only print the exception
+    and drop it, and the command went on (a static search for 13 minutes). The signal is sent again a
+    moment later, from a timer thread, until it lands outside a callback and ends the command as usual.
+    (``exact.warmup.CallbackInterrupts`` keeps such an interrupt itself while a solve compiles.)"""
+    import threading
+
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)):
+            signum = signal.SIGTERM if isinstance(unraisable.exc_value, Terminated) else signal.SIGINT
+            timer = threading.Timer(0.05, os.kill, (os.getpid(), signum))
+            hook.pending.append((signum, timer))
+            timer.start()
+            return
+        previous(unraisable)
+
+    hook.pending = []  # (signal, its timer): what _lost_signal reads
+    return hook
+
+
+def _lost_signal() -> int | None:
+    """The signal whose interrupt a ctypes callback dropped (see :func:`_redeliver`), its redelivery
+    called off; None if there was none. The compile it broke may fail on its own before the signal comes
+    back ("no compiled object yet"): that failure is the interrupt's, not a bug."""
+    pending = getattr(sys.unraisablehook, "pending", None)
+    if not pending:
+        return None
+    for _, timer in pending:
+        timer.cancel()
+    return pending[-1][0]
+
+
 def run() -> None:
     """The ``treegen`` command: :func:`main`, then exit with its status. The garbage collector is frozen
     first: the interpreter's last collection would walk every object that numba's compiles and cache
     loads left behind, about 0.2 s of a one-second solve, to free memory the system frees at exit anyway."""
-    import signal
 
     def terminate(signum, frame):
         raise Terminated
@@ -131,6 +170,7 @@ def run() -> None:
     # Every command ends on SIGTERM with one line and exit 143; solve and serve install their own handler,
     # which also says what was (not) written.
     signal.signal(signal.SIGTERM, terminate)
+    sys.unraisablehook = _redeliver(sys.unraisablehook)
     from ..files import standard_streams
 
     standard_streams()
