@@ -376,7 +376,18 @@ def test_sigterm_ends_every_command_with_one_line_and_143(tmp_path, argv):
     argv = [a.format(tmp=tmp_path) for a in argv]
     proc = subprocess.Popen([TREEGEN, *argv], cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    time.sleep(3)  # past the start-up: the command is working (or, for play, waiting for a hint)
+    # The event to wait for: the command has installed its SIGTERM handler (bit 15 of the caught-signals
+    # mask in /proc; a signal before that would end it without a word). The signal then comes as early as
+    # it can be handled, while the command starts up (each would then work for minutes, or wait for a
+    # hint); one that lands mid-compile is the callback test below.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open(f"/proc/{proc.pid}/status") as f:
+            caught = int(next(line for line in f if line.startswith("SigCgt:")).split()[1], 16)
+        if caught >> (signal.SIGTERM - 1) & 1:
+            break
+        time.sleep(0.01)
+    assert proc.poll() is None, "the command ended before the signal"
     proc.send_signal(signal.SIGTERM)
     try:
         out, err = proc.communicate(timeout=60)

@@ -167,13 +167,20 @@ def run() -> None:
     def terminate(signum, frame):
         raise Terminated
 
-    # Every command ends on SIGTERM with one line and exit 143; solve and serve install their own handler,
-    # which also says what was (not) written.
-    signal.signal(signal.SIGTERM, terminate)
     sys.unraisablehook = _redeliver(sys.unraisablehook)
-    from ..files import standard_streams
+    try:
+        # Every command ends on SIGTERM with one line and exit 143; solve and serve install their own
+        # handler, which also says what was (not) written.
+        signal.signal(signal.SIGTERM, terminate)
+        from ..files import standard_streams
 
-    standard_streams()
-    status = main()
+        standard_streams()
+        status = main()
+    except Terminated:  # before main's own handlers: while treegen starts up
+        print("treegen: terminated", file=sys.stderr)
+        status = Exit.SIGTERM
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        status = Exit.SIGINT
     gc.freeze()
     sys.exit(status)
