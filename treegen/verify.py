@@ -293,3 +293,47 @@ def check_static_tree(tree: Tree) -> None:
 def claims_static(tree: Tree) -> bool:
     """Whether the tree claims to be a static set (and so :func:`check_static_tree` applies)."""
     return isinstance(tree.provenance, Mapping) and "static" in tree.provenance or tree.strategy == STATIC_STRATEGY
+
+
+class NotCertified(TreegenError):
+    """A valid certificate that does not certify a tree: another game or mode, or a bound below its figures."""
+
+
+def certified(tree: Tree, stats: Stats, proof) -> list[str]:
+    """What a checked certificate (``certificate.Proof``) certifies about a valid tree with ``stats``, one
+    line each; NotCertified naming both figures when it proves less than the tree claims, or applies to
+    other trees (another game, hard mode for an ordinary tree, a cap the tree exceeds)."""
+    game, prov = tree.game, tree.provenance or {}
+    if (proof.game.positions, proof.game.alphabet, proof.game.repeats) != (game.positions, game.alphabet, game.repeats):
+        raise NotCertified(f"the certificate is for {proof.game.describe()}, not for {game.describe()}")
+    hard = bool(prov.get("consistent_only"))
+    if proof.consistent_only and not hard:
+        raise NotCertified("the certificate bounds hard-mode strategies only (every guess a possible secret); "
+                           "this tree is for the ordinary game, where other guesses may do better")
+    mode = ", every guess a possible secret" if proof.consistent_only else ""
+    lines = []
+    if proof.impossible_within is not None:
+        if stats.max_guesses != proof.impossible_within + 1:
+            raise NotCertified(f"the certificate proves that no strategy finishes within {proof.impossible_within} "
+                               f"guesses, but this tree needs {stats.max_guesses}: its worst case is not certified least")
+        lines.append(f"no strategy solves every secret within {proof.impossible_within} guesses{mode}: "
+                     f"this tree's worst case {stats.max_guesses} is the least")
+    if proof.least_cost is not None:
+        cap = proof.cap
+        if cap is not None and stats.max_guesses > cap:
+            raise NotCertified(f"the certificate bounds strategies within {cap} guesses; this tree needs {stats.max_guesses}")
+        at_cap = stats.histogram[cap] if cap is not None and len(stats.histogram) > cap else 0  # [d]: at d guesses
+        cost = stats.total + proof.extra * at_cap
+        within = f" within {cap} guesses" if cap is not None else ""
+        if proof.extra:
+            at_least = divmod(proof.least_cost, proof.extra)
+            what = (f"no strategy{within}{mode} has fewer than {at_least[0]} secrets needing all {cap} guesses, "
+                    f"or as few with a total below {at_least[1]}")
+            mine = f"{at_cap} secrets at {cap} guesses, total {stats.total}"
+        else:
+            what = f"no strategy{within}{mode} has a total below {proof.least_cost}"
+            mine = f"total {stats.total}"
+        if cost != proof.least_cost:
+            raise NotCertified(f"the certificate proves {what}, but this tree has {mine}: its optimality is not certified")
+        lines.append(f"{what}: this tree ({mine}) is optimal")
+    return lines

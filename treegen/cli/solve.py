@@ -9,7 +9,7 @@ import sys
 
 from ..rules import TreegenError, resolve_game
 from .common import (EXECUTORS, OBJECTIVES, Exit, add_command, add_game, default_output, interrupt_within,
-                     whole, workers_asked)
+                     nonempty, whole, workers_asked)
 
 
 def add_solve(sub) -> None:
@@ -22,6 +22,8 @@ def add_solve(sub) -> None:
         "  treegen solve --game mastermind --objective crush    # 5 guesses, then fewest secrets needing 5\n"
         "  treegen solve --game mastermind --consistent-only    # hard mode: only possible codes as guesses\n"
         "  treegen solve --game mm:4:7 --workers 2 --checkpoint ckpt/\n"
+        "  treegen solve --game mastermind -o mm.json --certificate mm.cert.json.gz   # a proof anyone can check:\n"
+        "  treegen verify mm.json                                                     #   certified optimal\n"
         "  treegen solve --executor ray --address auto --eager   # on a Ray cluster (ray start --head, then workers)\n"
         "\n"
         "a checkpoint folder is trusted to be treegen's own work: each entry is checked for damage, for\n"
@@ -40,6 +42,9 @@ def add_solve(sub) -> None:
     p.add_argument("-o", "--output", default=None, metavar="FILE",
                    help="where to write the tree (default GAME-optimal-OBJECTIVE.json); a symlink is written "
                    "through to its target")
+    p.add_argument("--certificate", default=None, metavar="FILE", type=nonempty,
+                   help="also write a certificate of the lower bound to FILE (gzip-compressed JSON): claims that "
+                   "`treegen verify` checks with code that shares nothing with the search; the tree names it")
     p.add_argument("--workers", type=whole(None, 10**9), default=None, metavar="K",
                    help="worker processes (default and most: every core); the output is the same for any K")
     p.add_argument("--executor", choices=EXECUTORS, default="processes",
@@ -78,13 +83,33 @@ def stderr_line(bar):
     return say
 
 
+def prove(tree, options, quiet: bool) -> bytes:
+    """The certificate of a solved tree (exact.certify), as its file's bytes, with a count of claims."""
+    from ..certificate import certificate_to_bytes
+    from ..exact.certify import certify_tree
+
+    counter = None
+    if not quiet:
+        from tqdm import tqdm
+
+        counter = tqdm(desc="certificate", unit=" claims", file=sys.stderr, leave=False)
+    try:
+        doc = certify_tree(tree, options, None if counter is None else lambda n: counter.update(n - counter.n))
+    finally:
+        if counter is not None:
+            counter.close()
+    return certificate_to_bytes(doc)
+
+
 def cmd_solve(args) -> int:
     import signal
     import time
     from concurrent.futures.process import BrokenProcessPool
 
     from ..exact import Infeasible, SearchBug, check_memory, compile_ahead, plan_workers, solve_game, strategy_name
-    from ..files import output_file, output_folder, same_path
+    import hashlib
+
+    from ..files import output_file, output_folder, same_path, write_atomic
     from ..report import format_stats
     from ..exact import Options
     from ..tree import save_tree
@@ -102,6 +127,10 @@ def cmd_solve(args) -> int:
     if args.address is not None and args.executor != "ray":
         raise TreegenError("--address applies only with --executor ray")
     output_file(out, "tree file")
+    if args.certificate is not None:
+        output_file(args.certificate, "certificate file")
+        if same_path(out, args.certificate):
+            raise TreegenError(f"the tree and its certificate would both be written to {out}; give two files")
     if args.checkpoint is not None and (same_path(out, args.checkpoint)
                                         or same_path(os.path.dirname(os.path.abspath(out)), args.checkpoint)):
         # Found at the end, this would cost the whole search; and a checkpoint folder holds only entries.
@@ -163,6 +192,12 @@ def cmd_solve(args) -> int:
             consistent_only=args.consistent_only, executor=args.executor, address=args.address, eager=args.eager,
         )
         stopped()
+        if args.certificate is not None:
+            if bar is not None:
+                bar.close()  # the search's bar, before the certificate's counter
+                bar = None
+            certificate = prove(tree, options, args.quiet)
+            stopped()
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     except SystemError as exc:
@@ -189,6 +224,10 @@ def cmd_solve(args) -> int:
         print("treegen: internal error: a worker process died (out of memory?); no tree written", file=sys.stderr)
         return Exit.INTERNAL
     seconds = time.perf_counter() - start
+    if args.certificate is not None:
+        write_atomic(args.certificate, certificate, "certificate file")
+        tree.provenance["certificate"] = {"file": os.path.basename(args.certificate),
+                                          "sha256": hashlib.sha256(certificate).hexdigest()}
     save_tree(tree, out)
     prov = tree.provenance
     what = {"average": "least total", "worst": "least worst case, then least total",
@@ -202,6 +241,9 @@ def cmd_solve(args) -> int:
     if "at_worst" in prov:
         print(f"proved   {prov['at_worst']} secrets need all {prov['worst_case']} guesses, and no tree has fewer")
     print(f"proved   optimal total {prov['optimal_total']} (lower bound {prov['lower_bound']})")
+    if args.certificate is not None:
+        print(f"wrote    certificate {args.certificate} ({len(certificate):,} bytes): check it with "
+              f"`treegen verify {out}`")
     print(format_stats(tree.stats))
     print(f"nodes    {prov['nodes']}")
     print(f"time     {seconds:.2f} s with {workers} worker{'s' if workers != 1 else ''}")

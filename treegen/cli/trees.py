@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..rules import TreegenError, resolve_game
-from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, or_list, whole
+from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, nonempty, or_list, whole
 
 
 def add_tree_game(p: argparse.ArgumentParser) -> None:
@@ -70,16 +70,74 @@ def add_verify(sub) -> None:
         "  treegen verify --game mastermind mm.json\n"
         "  treegen verify trees/*.json             # several files, then a summary\n"
         "  cat bc.json | treegen verify -          # standard input\n"
-        "  treegen verify trees/mastermind-value.json   # a value file: both strategies, exactly\n",
+        "  treegen verify trees/mastermind-value.json   # a value file: both strategies, exactly\n"
+        "  treegen verify mm.json --certificate mm.cert.json.gz   # also check a certificate of optimality\n"
+        "\n"
+        "a tree that names its certificate (treegen solve --certificate) has it checked too, when the file\n"
+        "is beside the tree: exit 1 if it fails or does not certify the tree's figures.\n",
     )
     p.add_argument("file", metavar="FILE", nargs="+", help="tree files or value files (docs/tree-format.md); - reads standard input")
     p.add_argument("--max-guesses", type=whole(None, 10**9), default=None, metavar="N", help="fail if a secret needs more than N guesses")
+    p.add_argument("--certificate", default=None, metavar="CERT", type=nonempty,
+                   help="check this certificate of the tree's lower bound (one tree only; default: the one the "
+                   "tree names, if it is beside the tree)")
+    p.add_argument("--no-certificate", action="store_true", help="do not check the certificate a tree names")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar while a certificate is checked")
     add_tree_game(p)
+
+
+def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) -> None:
+    """Check the certificate at ``path`` (None: the one the tree's provenance names, beside the tree, if
+    any) and print what it certifies; CertificateError or NotCertified if it fails."""
+    import hashlib
+
+    from ..files import read_input
+    from ..verify import NotCertified
+
+    named = (tree.provenance or {}).get("certificate")
+    found = path is None
+    if path is None:
+        if not isinstance(named, dict) or not isinstance(named.get("file"), str) or name == "<stdin>":
+            if "lower_bound" in (tree.provenance or {}):
+                print("lower    the search's claim, not certified (treegen solve --certificate writes a certificate)")
+            return
+        path = os.path.join(os.path.dirname(name), os.path.basename(named["file"]))
+        if not os.path.exists(path):
+            print(f"lower    the search's claim; its certificate {named['file']} is not beside the tree")
+            return
+    data = read_input(path, "certificate file")
+    # A certificate given by name is checked on its own merits; the one found beside the tree must be the one it names.
+    if found and named.get("sha256") not in (None, hashlib.sha256(data).hexdigest()):
+        raise NotCertified(f"{path} is not the certificate the tree names (its SHA-256 differs)")
+    from ..certificate import certificate_from_bytes, check_certificate
+
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        # disable=None: no bar when standard error is not a terminal (a log, a pipe)
+        bar = tqdm(desc="certificate", unit=" claims", file=sys.stderr, leave=False, disable=None)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    try:
+        proof = check_certificate(certificate_from_bytes(data, path), progress if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    from ..verify import certified
+
+    for line in certified(tree, stats, proof):
+        print(f"certified {line}")
+    print(f"certificate {path}: {proof.claims:,} claims checked in {proof.seconds:.1f} s")
 
 
 def cmd_verify(args) -> int:
     from ..report import describe_tree, format_stats
     from ..tree import InvalidTree, TreeError
+    from ..files import InputError
     from ..verify import verify_tree
 
     if args.max_guesses is not None and args.max_guesses < 1:
@@ -87,9 +145,11 @@ def cmd_verify(args) -> int:
     if args.file.count("-") > 1:
         raise TreegenError("standard input ('-') can be read only once")
     game = tree_game(args)
+    if args.certificate is not None and len(args.file) > 1:
+        raise TreegenError("--certificate goes with one tree file; give the trees one at a time")
     within = f" within {args.max_guesses}" if args.max_guesses is not None else ""
     worst = Exit.OK
-    tally = {"valid": 0, "invalid": 0, "unreadable": 0}
+    tally = {"valid": 0, "invalid": 0, "not certified": 0, "unreadable": 0}
     for k, path in enumerate(args.file):
         name = "<stdin>" if path == "-" else path
         if k:
@@ -109,16 +169,25 @@ def cmd_verify(args) -> int:
                 tally["valid"] += 1
                 continue
             stats = verify_tree(tree, args.max_guesses)
+            print(f"{name}: valid tree, every secret solved{within}")
+            print(describe_tree(tree))
+            print(format_stats(stats))
+            if not args.no_certificate:
+                check_certificate_of(name, args.certificate, tree, stats, args.quiet)
         except InvalidTree as exc:
             kind = "tree" if hasattr(tree, "root") else "value file"
             print(f"treegen: {name} is not a valid {kind}: {exc}", file=sys.stderr)
             tally["invalid"] += 1
             worst = max(worst, Exit.FALSE)
             continue
+        except InputError:
+            raise
+        except TreegenError as exc:  # a certificate that fails its check, or does not certify the tree
+            print(f"treegen: {name}: optimality not certified: {exc}", file=sys.stderr)
+            tally["not certified"] += 1
+            worst = max(worst, Exit.FALSE)
+            continue
         tally["valid"] += 1
-        print(f"{name}: valid tree, every secret solved{within}")
-        print(describe_tree(tree))
-        print(format_stats(stats))
     if len(args.file) > 1:
         print(f"\n{len(args.file)} files: " + ", ".join(f"{n} {what}" for what, n in tally.items() if n))
     return worst

@@ -1,0 +1,331 @@
+"""The certificate checker (treegen/certificate.py) and the certificates the search writes
+(treegen/exact/certify.py): accepted exactly for the true optimum of tiny games (an exhaustive oracle),
+for every objective of mastermind, and refused, naming the claim, when tampered with."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from clitools import run
+from test_search import Brute
+
+from treegen.certificate import (INF, CertificateError, Checker, certificate_from_bytes, certificate_to_bytes,
+                                 check_certificate, counting_row, score_table)
+from treegen.exact.certify import certify, certify_tree
+from treegen.exact.contracts import SearchBug
+from treegen.exact.objectives import crush_price
+from treegen.exact.solve import solve_game
+from treegen.feedback import feedback_table
+from treegen.rules import resolve_game, score_codes
+from treegen.verify import NotCertified, certified, verify_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# -- the checker's own pieces against independent references -------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["mastermind", "bc:3:5", "mm:2:4"])
+def test_score_table_matches_the_feedback_table_and_the_rules(spec):
+    game = resolve_game(spec)
+    table = score_table(game)
+    assert np.array_equal(table, feedback_table(game))
+    rng = np.random.default_rng(7)
+    for g, s in rng.integers(0, game.size, size=(200, 2)):
+        assert table[g, s] == score_codes(game, int(g), int(s))
+
+
+def test_counting_row_by_hand():
+    # b = 13 (bulls-cows): 1 secret at level 1, 13 at level 2, 169 at level 3
+    row = counting_row(13, 200, None, 0)
+    assert row[:4].tolist() == [0, 1, 3, 5]
+    assert row[14] == 1 + 2 * 13 and row[15] == 1 + 2 * 13 + 3
+    assert row[183] == 1 + 2 * 13 + 3 * 169 and row[184] == row[183] + 4
+    capped = counting_row(13, 200, 2, 0)
+    assert capped[14] == 27 and capped[15] == INF
+    crush = counting_row(13, 200, 2, 100)  # the second level costs 100 more per secret
+    assert crush[1] == 1 and crush[2] == 1 + 102 and crush[14] == 1 + 13 * 102
+
+
+# -- tiny games: exactly the optimum ----------------------------------------------------------------------
+
+TINY = ["mm:2:3", "bc:2:4", "mm:3:2", "bc:3:4", "mm:2:4"]
+
+
+@pytest.mark.parametrize("spec", TINY)
+@pytest.mark.parametrize("hard", [False, True])
+def test_tiny_games_certify_exactly_the_brute_optimum(spec, hard, naive):
+    game = resolve_game(spec)
+    brute = Brute(game, naive)
+    best = int(brute.cost(brute.everything, None, hard))
+    proof = check_certificate(certify(game, None, best, None, hard))
+    assert (proof.least_cost, proof.cap, proof.consistent_only) == (best, None, hard)
+    with pytest.raises(SearchBug):
+        certify(game, None, best + 1, None, hard)  # the proving pass finds the better tree
+    # one more than the optimum: the root claim fails its own check
+    doc = certify(game, None, best, None, hard)
+    doc["claims"][doc["roots"]["least_cost"]][2] = best + 1
+    with pytest.raises(CertificateError, match=f"claim {doc['roots']['least_cost']}"):
+        check_certificate(doc)
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_tiny_games_certify_the_least_worst_case_and_totals_within_it(spec, naive):
+    game = resolve_game(spec)
+    brute = Brute(game, naive)
+    worst = brute.least_worst()
+    total = int(brute.cost(brute.everything, worst))
+    proof = check_certificate(certify(game, worst, total, worst - 1))
+    assert (proof.least_cost, proof.cap, proof.impossible_within) == (total, worst, worst - 1)
+    with pytest.raises(SearchBug):
+        certify(game, worst, None, worst)  # a strategy fits within the least worst case
+
+
+# -- mastermind: every objective -----------------------------------------------------------------------------
+
+MASTERMIND = [  # objective, cap, hard, total
+    ("average", None, False, 5625),
+    ("average", 5, False, 5626),
+    ("worst", None, False, 5626),
+    ("crush", None, False, 5627),
+    ("average", None, True, 5660),
+]
+
+
+@pytest.fixture(scope="module")
+def mastermind_trees():
+    return {(o, c, h): solve_game("mastermind", o, c, consistent_only=h) for o, c, h, _t in MASTERMIND}
+
+
+@pytest.fixture(scope="module")
+def mastermind_certificates(mastermind_trees):
+    return {key: certify_tree(tree) for key, tree in mastermind_trees.items()}
+
+
+@pytest.mark.parametrize("objective,cap,hard,total", MASTERMIND)
+def test_mastermind_certificates_certify_every_objective(objective, cap, hard, total, mastermind_trees,
+                                                          mastermind_certificates):
+    tree = mastermind_trees[(objective, cap, hard)]
+    doc = mastermind_certificates[(objective, cap, hard)]
+    proof = check_certificate(certificate_from_bytes(certificate_to_bytes(doc)))
+    stats = verify_tree(tree)
+    lines = certified(tree, stats, proof)
+    assert stats.total == total
+    if objective == "average":
+        assert proof.impossible_within is None and proof.least_cost == total and proof.cap == cap
+        assert len(lines) == 1
+    else:
+        assert proof.impossible_within == 4 and proof.cap == 5
+        assert proof.least_cost == total + crush_price(objective, 5, 1296) * tree.provenance.get("at_worst", 0)
+        assert len(lines) == 2 and "within 4 guesses" in lines[0]
+
+
+def test_a_valid_certificate_does_not_certify_a_worse_tree(mastermind_trees, mastermind_certificates):
+    proof = check_certificate(mastermind_certificates[("average", None, False)])
+    worse = mastermind_trees[("worst", None, False)]  # 5626 within 5 guesses
+    with pytest.raises(NotCertified, match="total below 5625.*total 5626"):
+        certified(worse, verify_tree(worse), proof)
+    # a true but weaker bound (the optimum minus one) certifies no optimum either
+    doc = copy.deepcopy(mastermind_certificates[("average", None, False)])
+    doc["claims"][doc["roots"]["least_cost"]][2] = 5624
+    tree = mastermind_trees[("average", None, False)]
+    with pytest.raises(NotCertified, match="below 5624.*total 5625"):
+        certified(tree, verify_tree(tree), check_certificate(doc))
+
+
+def test_a_hard_mode_certificate_does_not_certify_an_ordinary_tree(mastermind_trees, mastermind_certificates):
+    proof = check_certificate(mastermind_certificates[("average", None, True)])
+    tree = mastermind_trees[("average", None, False)]
+    with pytest.raises(NotCertified, match="hard-mode"):
+        certified(tree, verify_tree(tree), proof)
+
+
+# -- tampering ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def doc(mastermind_certificates):
+    return copy.deepcopy(mastermind_certificates[("average", None, False)])
+
+
+def with_refs(doc) -> int:
+    """The first claim with references (and at least one generator), after the first few."""
+    return next(i for i, c in enumerate(doc["claims"]) if i > 10 and c[4] and c[3])
+
+
+def refused(doc, claim: int, match: str = "") -> None:
+    with pytest.raises(CertificateError, match=f"claim {claim}\\b.*{match}"):
+        check_certificate(doc)
+
+
+def test_tamper_raised_bound(doc):
+    i = with_refs(doc)
+    doc["claims"][i][2] += 1
+    refused(doc, i, "bounded only by")
+
+
+def test_tamper_lowered_bound_breaks_a_claim_that_needs_it(doc):
+    i = with_refs(doc)
+    j = doc["claims"][i][4][0][2]
+    doc["claims"][j][2] -= 1  # still true of its own set, but no longer enough for claim i
+    refused(doc, i, "bounded only by")
+
+
+def test_tamper_dropped_claim(doc):
+    i = with_refs(doc)
+    j = doc["claims"][i][4][0][2]
+    del doc["claims"][j]
+    for c in doc["claims"][j:]:  # indices after it shift, as a file without it would have them
+        for ref in c[4]:
+            ref[2] -= ref[2] > j
+    doc["roots"]["least_cost"] -= 1
+    with pytest.raises(CertificateError, match="claim"):
+        check_certificate(doc)
+
+
+def test_tamper_reference_to_the_wrong_claim(doc):
+    i = with_refs(doc)
+    ref = doc["claims"][i][4][0]
+    ref[2] = ref[2] - 1 if ref[2] > 0 else ref[2] + 1
+    refused(doc, i, "not that class")
+
+
+def test_tamper_reference_to_a_later_claim(doc):
+    i = with_refs(doc)
+    doc["claims"][i][4][0][2] = i
+    refused(doc, i, "only earlier claims")
+
+
+def test_tamper_witness_that_does_not_map_the_set_onto_itself(doc):
+    # a swap of the symbols 1 and 2, added to the first claim whose set it does not map onto itself
+    doc["witnesses"].append([[0, 1, 2, 3], [1, 0, 2, 3, 4, 5]])
+    checker = Checker(copy.deepcopy(doc))
+    swap = checker.code_map(len(doc["witnesses"]) - 1, 0)
+    i = next(k for k, c in enumerate(doc["claims"])
+             if not np.array_equal(np.sort(swap[s := checker.rebuild(k, c[0])]), s))
+    doc["claims"][i][3] = doc["claims"][i][3] + [len(doc["witnesses"]) - 1]
+    refused(doc, i, "does not map the claim's set onto itself")
+
+
+def test_tamper_guess_left_out(doc):
+    i = with_refs(doc)
+    guess = doc["claims"][i][4][0][0]
+    doc["claims"][i][4] = [r for r in doc["claims"][i][4] if r[0] != guess]
+    refused(doc, i, "bounded only by")
+
+
+def test_tamper_class_bound_the_counting_bound_does_not_give(doc):
+    # a claim justified by the checker's own bounds alone (no references), raised by one
+    i = next(k for k, c in enumerate(doc["claims"]) if not c[4] and c[2] is not None and len(c[0]) >= 4)
+    doc["claims"][i][2] += 1
+    refused(doc, i, "bounded only by")
+
+
+def test_tamper_an_ordinary_certificate_skipping_guesses_outside_the_candidates(mastermind_certificates):
+    hard = copy.deepcopy(mastermind_certificates[("average", None, True)])
+    Checker(copy.deepcopy(hard)).run()
+    hard["consistent_only"] = False  # the same claims, now for the ordinary game
+    with pytest.raises(CertificateError, match="bounded only by"):
+        check_certificate(hard)
+
+
+def test_malformed_certificates_are_refused_in_one_line():
+    for data, match in [(b"", "not a certificate"), (b"[]", "not a certificate"),
+                        (gzip.compress(b"{"), "not a certificate"), (b"\x1f\x8bxx", "gzip")]:
+        with pytest.raises(CertificateError, match=match):
+            certificate_from_bytes(data, "c")
+    bomb = gzip.compress(b" " * (1 << 20) * 1100)
+    with pytest.raises(CertificateError, match="unpacks to more than"):
+        certificate_from_bytes(bomb, "c")
+
+
+def test_the_root_must_be_about_the_whole_game(doc):
+    i = with_refs(doc)
+    doc["roots"]["least_cost"] = i
+    with pytest.raises(CertificateError, match="not about the whole game"):
+        check_certificate(doc)
+
+
+# -- independence ------------------------------------------------------------------------------------------
+
+
+def test_the_checker_shares_no_code_with_the_search():
+    source = (ROOT / "treegen" / "certificate.py").read_text()
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(("." * node.level) + (node.module or ""))
+    assert imported <= {"__future__", "gzip", "json", "time", "zlib", "collections.abc", "dataclasses", "numpy",
+                        ".rules"}, imported
+    # and at run time: checking a certificate loads neither numba nor any of treegen's search modules
+    code = ("import sys, treegen.certificate as c\n"
+            "doc = c.certificate_from_bytes(sys.stdin.buffer.read())\n"
+            "c.check_certificate(doc)\n"
+            "bad = sorted(m for m in sys.modules if m.startswith(('numba', 'treegen.exact', 'treegen.symmetry',"
+            " 'treegen.feedback', 'treegen.scoring')))\n"
+            "print(bad)\n")
+    data = certificate_to_bytes(certify(resolve_game("mm:2:4"), None, 27, None))
+    out = subprocess.run([sys.executable, "-c", code], input=data, capture_output=True, check=True)
+    assert out.stdout.strip() == b"[]", out.stdout
+
+
+# -- the commands --------------------------------------------------------------------------------------------
+
+
+def test_solve_writes_a_certificate_that_verify_checks(tmp_path):
+    tree, cert = tmp_path / "mm.json", tmp_path / "mm.cert.json.gz"
+    r = run("solve", "--game", "mastermind", "-q", "-o", str(tree), "--certificate", str(cert))
+    assert r.returncode == 0, r.stderr
+    r = run("verify", str(tree), "-q")
+    assert r.returncode == 0, r.stderr
+    assert "certified no strategy has a total below 5625: this tree (total 5625) is optimal" in r.stdout
+    assert "claims checked" in r.stdout
+    # the same certificate checked by name; then a damaged one: exit 1, naming the claim
+    assert run("verify", str(tree), "-q", "--certificate", str(cert)).returncode == 0
+    doc = certificate_from_bytes(cert.read_bytes())
+    doc["claims"][-1][2] += 1
+    bad = tmp_path / "bad.cert.json.gz"
+    bad.write_bytes(certificate_to_bytes(doc))
+    r = run("verify", str(tree), "-q", "--certificate", str(bad))
+    assert r.returncode == 1 and f"claim {len(doc['claims']) - 1}" in r.stderr and "Traceback" not in r.stderr
+    # the tree names its certificate's digest: another file in its place is refused
+    cert.write_bytes(bad.read_bytes())
+    r = run("verify", str(tree), "-q")
+    assert r.returncode == 1 and "SHA-256" in r.stderr
+
+
+def test_verify_pairs_the_certificate_with_the_tree(tmp_path, mastermind_certificates):
+    tree = tmp_path / "mm5.json"
+    assert run("solve", "--game", "mastermind", "-q", "--objective", "worst", "-o", str(tree)).returncode == 0
+    cert = tmp_path / "c.json.gz"
+    cert.write_bytes(certificate_to_bytes(mastermind_certificates[("average", None, False)]))
+    r = run("verify", str(tree), "-q", "--certificate", str(cert))
+    assert r.returncode == 1
+    assert "5625" in r.stderr and "5626" in r.stderr
+
+
+def test_a_resumed_solve_writes_the_same_certificate(tmp_path):
+    args = ["solve", "--game", "mm:3:4", "-q", "--workers", "2"]
+    fresh, again = tmp_path / "a.cert", tmp_path / "b.cert"
+    ck = tmp_path / "ck"
+    assert run(*args, "-o", str(tmp_path / "a.json"), "--certificate", str(fresh)).returncode == 0
+    assert run(*args, "-o", str(tmp_path / "b.json"), "--checkpoint", str(ck), "--certificate", str(again)).returncode == 0
+    assert run(*args, "-o", str(tmp_path / "b.json"), "--checkpoint", str(ck), "--certificate", str(again)).returncode == 0
+    assert fresh.read_bytes() == again.read_bytes()
+
+
+def test_certificate_output_is_checked_before_the_search(tmp_path):
+    r = run("solve", "--game", "mastermind", "-q", "-o", str(tmp_path / "t.json"), "--certificate", str(tmp_path))
+    assert r.returncode == 2 and "certificate file" in r.stderr
+    r = run("solve", "--game", "mastermind", "-q", "-o", str(tmp_path / "t.json"), "--certificate",
+            str(tmp_path / "t.json"))
+    assert r.returncode == 2 and "give two files" in r.stderr

@@ -1,0 +1,418 @@
+"""Check a certificate: a proof that no strategy does better than a figure, whoever wrote it.
+
+A tree shows that a total can be reached (``treegen.verify`` replays it). A certificate shows the other
+half of "optimal": that nothing is cheaper. It is a list of **claims**, each about one set of secrets:
+
+    claim i = (history, depth, value, generators, references)
+
+- ``history`` (g1, h1, g2, h2, ...) defines the set S: the codes that give hint h_k to guess g_k for
+  every k. The checker rebuilds S from its own hint table; nothing else about S is taken on trust.
+- The claim says: **every strategy that finishes S within ``depth`` guesses (None: any number) costs at
+  least ``value``** (None: no strategy finishes S within ``depth``). A strategy's cost is the total over
+  S of the guesses each secret needs, plus the certificate's ``extra`` for every secret solved with the
+  ``depth``-th guess (the crush objective; 0 otherwise).
+- ``generators`` name witnesses, each a position permutation ``perm`` with a symbol permutation
+  ``sigma`` acting on a code c as ``y[perm[p]] = sigma[c[p]]``. The checker checks that each maps S onto
+  itself. Such a map keeps every hint (bulls count the positions where two codes agree and cows the
+  symbols they share; renaming symbols and moving positions in both codes alike changes neither), so a
+  guess g and its image split S into classes that the map carries onto each other, with the same costs:
+  equivalent guesses cost the same. The checker derives the orbits of the codes under the generators
+  itself and asks for one refuted guess per orbit.
+- ``references`` (guess, hint, claim j, witness) bound one class of one guess by an **earlier** claim
+  j < i (so the proof is by induction over the list, never circular): claim j's set, mapped by the
+  witness (or as it is, with -1), must be that class exactly, and claim j's depth one less than this one's.
+
+**The rule checked for claim i.** Every guess g (every code; in hard mode only the codes of S, which the
+checker enforces) must cost at least ``value``: g costs each secret of S one guess, and then each class C
+of S under g other than g itself must still be finished within depth - 1 guesses, so
+
+    cost(S after g) >= |S| + sum over the classes C of bound(C)
+
+where bound(C) is the largest of:
+
+1. **the counting bound** ``count(depth - 1, |C|)``. A node of a strategy tree finds at most one secret,
+   and a node has at most b children, b being the number of hints the game can give other than the
+   all-bulls hint; so level j holds at most b**(j-1) nodes. The cheapest conceivable strategy for k
+   secrets fills levels 1, 2, ... greedily (a secret at level j costs j, plus ``extra`` at the last
+   level allowed); if k exceeds 1 + b + ... + b**(d-1) no strategy exists (None, infinite cost).
+2. **the key bound** ``3|C| - most``, where a code's *key* over S is its number of non-empty classes
+   other than the all-bulls one plus 2 if it is in S, and ``most`` is the largest key over every code.
+   A set of m secrets costs at least 2m - 1 (one secret at best is found with the first guess), so any
+   guess x on C costs |C| + sum over its classes D (other than x) of 2|D| - 1 = 3|C| - key_C(x); and
+   key_C(x) <= key_S(x) <= most, since C is a subset of S (fewer secrets, no more classes).
+3. the value of a referenced claim for that class.
+
+The claim holds if for every orbit some guess's bound reaches ``value``.
+
+The certificate's ``roots`` name what it proves about the whole game: ``least_cost`` (a claim with the
+empty history: no strategy within its depth costs less) and ``impossible`` (a claim with the empty
+history and value None: no strategy finishes every secret within its depth).
+
+This module imports only the standard library, numpy and the game's rules: it shares no code with the
+search that wrote the certificate (its hint table, counting bound, orbits and partitions are its own).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import Game, TreegenError, format_code, format_hint, game_from_dict
+
+FORMAT = "treegen certificate"
+VERSION = 1
+INF = 1 << 40  # "no strategy": more than any cost (at most 64 guesses, plus the price, for 200 000 secrets)
+_BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesses
+UNPACKED_LIMIT = 1 << 30  # the most bytes a compressed certificate may unpack to (no zip bomb)
+
+
+class CertificateError(TreegenError):
+    """A certificate that does not prove what it says: malformed, or a claim that does not hold."""
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What a checked certificate proves about ``game`` (hard mode if ``consistent_only``): no strategy
+    within ``cap`` guesses costs less than ``least_cost`` (total + ``extra`` per secret at the cap; None:
+    not claimed), and no strategy finishes every secret within ``impossible_within`` guesses (None: not
+    claimed). ``claims`` were checked in ``seconds``."""
+
+    game: Game
+    consistent_only: bool
+    cap: int | None
+    extra: int
+    least_cost: int | None
+    impossible_within: int | None
+    claims: int
+    seconds: float
+
+
+def score_table(game: Game) -> np.ndarray:
+    """Every hint, ``table[guess, secret]`` (uint8, the game's hint ints): bulls are the positions where
+    the two codes agree, cows the symbols they share (counted with multiplicity) minus the bulls."""
+    digits = np.array(game.codes, dtype=np.int8).reshape(game.size, game.positions)
+    counts = np.zeros((game.size, game.symbols), dtype=np.int8)
+    for p in range(game.positions):
+        counts[np.arange(game.size), digits[:, p]] += 1
+    table = np.empty((game.size, game.size), dtype=np.uint8)
+    rows = max(1, (1 << 23) // (game.size * game.symbols))
+    for lo in range(0, game.size, rows):
+        hi = min(lo + rows, game.size)
+        bulls = (digits[lo:hi, None, :] == digits[None, :, :]).sum(axis=2)
+        common = np.minimum(counts[lo:hi, None, :], counts[None, :, :]).sum(axis=2)
+        table[lo:hi] = bulls * (game.positions + 1) + common - bulls
+    return table
+
+
+def counting_row(b: int, size: int, depth: int | None, extra: int) -> np.ndarray:
+    """``count(depth, k)`` for k = 0..size (int64; INF where no strategy fits): see the module's rule 1."""
+    row = np.full(size + 1, INF, dtype=np.int64)
+    row[0] = 0
+    k, total, level, nodes = 0, 0, 1, 1
+    while k < size and (depth is None or level <= depth):
+        price = level + (extra if level == depth else 0)
+        for _ in range(min(nodes, size - k)):
+            k += 1
+            total += price
+            row[k] = total
+        level, nodes = level + 1, min(nodes * b, size + 1)
+    return row
+
+
+def _fail(i: int, what: str) -> CertificateError:
+    return CertificateError(f"certificate claim {i}: {what}")
+
+
+def _int(value, what: str, lo: int = 0, hi: int = INF, none: bool = False):
+    if value is None and none:
+        return None
+    if type(value) is not int or not lo <= value <= hi:
+        raise CertificateError(f"certificate: {what} must be an integer from {lo} to {hi}, not {str(value)[:40]}")
+    return value
+
+
+class Checker:
+    """Checks one certificate (the parsed JSON object) claim by claim; :meth:`run` returns the Proof."""
+
+    def __init__(self, doc) -> None:
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise CertificateError(f"not a certificate: a JSON object with \"format\": \"{FORMAT}\" is expected")
+        if doc.get("version") != VERSION:
+            raise CertificateError(f"certificate version {str(doc.get('version'))[:20]} is not supported (only {VERSION})")
+        try:
+            self.game = game_from_dict(doc.get("game"))
+        except (TreegenError, TypeError, AttributeError) as exc:
+            raise CertificateError(f"certificate: its game is not valid: {exc}") from None
+        hard = doc.get("consistent_only")
+        if type(hard) is not bool:
+            raise CertificateError("certificate: consistent_only must be true or false")
+        self.hard = hard
+        self.extra = _int(doc.get("extra"), "extra")
+        self.claims = doc.get("claims")
+        witnesses, roots = doc.get("witnesses"), doc.get("roots")
+        if not isinstance(self.claims, list) or not isinstance(witnesses, list) or not isinstance(roots, dict):
+            raise CertificateError("certificate: claims and witnesses must be lists, roots an object")
+        self.roots = roots
+        g = self.game
+        self.table = score_table(g)
+        self.win = g.win_hint
+        hints = np.unique(self.table)
+        self.b = int(hints.size) - 1  # the hints a guess can give, but the all-bulls one
+        # The same hints renumbered 0..b by rank, the all-bulls one last, secret by secret (a set's rows
+        # are then contiguous), for counting classes; ``self.hints`` maps them back.
+        rank = np.zeros(256, dtype=np.uint8)
+        rank[hints] = np.arange(hints.size)
+        self.by_secret = np.ascontiguousarray(rank[self.table].T)
+        self.hints = hints.astype(np.int64)
+        self.dense_win = int(rank[self.win])
+        self.digits = np.array(g.codes, dtype=np.int64).reshape(g.size, g.positions)
+        place = g.symbols ** np.arange(g.positions - 1, -1, -1, dtype=np.int64)
+        self.lookup = np.full(g.symbols**g.positions, -1, dtype=np.int64)
+        self.lookup[self.digits @ place] = np.arange(g.size)
+        self.place = place
+        self.witnesses = witnesses
+        self._maps: dict[int, np.ndarray] = {}
+        self._rows: dict[tuple, np.ndarray] = {}
+        self._prefix: dict[tuple, np.ndarray] = {(): np.arange(g.size)}  # sets by history (see rebuild)
+        self._orbits: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self.sets: list[np.ndarray] = []  # each checked claim's set
+        self.depths: list[int | None] = []
+        self.values: list[int] = []
+
+    # -- the pieces ------------------------------------------------------------------------------
+    def code_map(self, w: int, i: int) -> np.ndarray:
+        """Witness ``w`` as a map of every code to its image (checked to be a position and a symbol
+        permutation whose images are codes of the game)."""
+        m = self._maps.get(w)
+        if m is not None:
+            return m
+        if type(w) is not int or not 0 <= w < len(self.witnesses):
+            raise _fail(i, f"names witness {str(w)[:20]}, which the certificate does not have")
+        g = self.game
+        item = self.witnesses[w]
+        ok = isinstance(item, list) and len(item) == 2
+        perm, sigma = (item if ok else (None, None))
+        if not (ok and isinstance(perm, list) and isinstance(sigma, list)
+                and sorted(perm) == list(range(g.positions)) and sorted(sigma) == list(range(g.symbols))
+                and all(type(x) is int for x in perm + sigma)):
+            raise _fail(i, f"witness {w} is not a permutation of the {g.positions} positions with one of the "
+                           f"{g.symbols} symbols")
+        image = np.empty_like(self.digits)
+        image[:, perm] = np.asarray(sigma, dtype=np.int64)[self.digits]
+        m = self.lookup[image @ self.place]
+        if (m < 0).any():
+            raise _fail(i, f"witness {w} maps some code to a tuple that is not a code of {g.name}")
+        self._maps[w] = m
+        return m
+
+    def row(self, depth: int | None) -> np.ndarray:
+        """Counting bounds of a class with ``depth`` guesses left (see the module's rule 1)."""
+        key = (depth,)
+        r = self._rows.get(key)
+        if r is None:
+            r = self._rows[key] = counting_row(self.b, self.game.size, depth, self.extra)
+        return r
+
+    def rebuild(self, i: int, history) -> np.ndarray:
+        """The set a history defines (sorted codes): its last step's filter of the set one step shorter,
+        which is kept (claims share their paths' beginnings)."""
+        if not isinstance(history, list) or len(history) % 2:
+            raise _fail(i, "its history must be a list of guess, hint pairs")
+        key = tuple(history)
+        got = self._prefix.get(key)
+        if got is None:
+            guess, hint = history[-2], history[-1]
+            _int(guess, f"claim {i}: a guess of its history", 0, self.game.size - 1)
+            _int(hint, f"claim {i}: a hint of its history", 0, 255)
+            parent = self.rebuild(i, history[:-2])
+            got = self._prefix[key] = parent[self.table[guess, parent] == hint]
+        return got
+
+    def orbits(self, i: int, secrets: np.ndarray, generators) -> tuple[np.ndarray, np.ndarray]:
+        """Each code's orbit label (the least code of its orbit) under the generators, each checked to map
+        the set onto itself, and the labels in use (one code per orbit). Kept per list of generators."""
+        if not isinstance(generators, list):
+            raise _fail(i, "its generators must be a list of witnesses")
+        maps = []
+        for w in generators:
+            m = self.code_map(w, i)
+            if not np.array_equal(np.sort(m[secrets]), secrets):
+                raise _fail(i, f"witness {w} does not map the claim's set onto itself")
+            maps.append(m)
+        key = tuple(generators)
+        got = self._orbits.get(key)
+        if got is not None:
+            return got
+        label = np.arange(self.game.size)
+        while maps:
+            new = label.copy()
+            for m in maps:
+                np.minimum(new, label[m], out=new)  # a code takes its image's label
+                new[m] = np.minimum(new[m], label)  # and the image its preimage's
+            new = new[new]
+            if np.array_equal(new, label):
+                break
+            label = new
+        got = self._orbits[key] = (label, np.flatnonzero(label == np.arange(self.game.size)))
+        return got
+
+    def counts(self, secrets: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+        """Class sizes (guesses x hint ranks, the all-bulls class zeroed)."""
+        k = self.hints.size
+        out = np.empty((guesses.size, k), dtype=np.int64)
+        mine = self.by_secret[secrets]
+        whole = guesses.size == self.game.size  # every code, in order: no gather of columns
+        step = max(1, _BLOCK // max(1, secrets.size))
+        for lo in range(0, guesses.size, step):
+            g = guesses[lo : lo + step]
+            rows = mine[:, lo : lo + g.size] if whole else mine[:, g]
+            idx = rows.astype(np.int32) + (k * np.arange(g.size, dtype=np.int32))
+            out[lo : lo + g.size] = np.bincount(idx.ravel(), minlength=g.size * k).reshape(g.size, k)
+        out[:, self.dense_win] = 0
+        return out
+
+    def class_bounds(self, counts: np.ndarray, depth: int | None, most: int) -> np.ndarray:
+        """Rules 1 and 2 for every class (counts: guesses x hint slots; the all-bulls column is 0)."""
+        row = self.row(None if depth is None else depth - 1)
+        return np.maximum(row[counts], 3 * counts - most)
+
+    # -- one claim ---------------------------------------------------------------------------------
+    def check(self, i: int, claim) -> None:
+        if not isinstance(claim, list) or len(claim) != 5:
+            raise _fail(i, "a claim is [history, depth, value, generators, references]")
+        history, depth, value, generators, refs = claim
+        depth = _int(depth, f"claim {i}: depth", 1, 64, none=True)
+        value = _int(value, f"claim {i}: value", 0, INF - 1, none=True)
+        value = INF if value is None else value
+        if self.extra and depth is None:
+            raise _fail(i, "a certificate with a price on the last guess needs a depth in every claim")
+        secrets = self.rebuild(i, history)
+        n = secrets.size
+        label, reps = self.orbits(i, secrets, generators)
+        if self.hard:
+            reps = np.unique(label[secrets])  # an orbit lies in S or outside it
+        counts = self.counts(secrets, reps)
+        keys = (counts > 0).sum(axis=1) + 2 * np.isin(reps, secrets, assume_unique=True)
+        most = int(keys.max()) if keys.size else 0
+        own = np.minimum(n + self.class_bounds(counts, depth, most).sum(axis=1), INF)
+        best = own  # each orbit's best bound so far, by its representative (reps is sorted)
+        if not isinstance(refs, list):
+            raise _fail(i, "its references must be a list")
+        by_guess: dict[int, dict[int, int]] = {}
+        for ref in refs:
+            if not isinstance(ref, list) or len(ref) != 4:
+                raise _fail(i, "a reference is [guess, hint, claim, witness]")
+            guess, hint, j, w = ref
+            guess = _int(guess, f"claim {i}: a reference's guess", 0, self.game.size - 1)
+            hint = _int(hint, f"claim {i}: a reference's hint", 0, 255)
+            if type(j) is not int or not 0 <= j < i:
+                raise _fail(i, f"a reference names claim {str(j)[:20]}: only earlier claims (0 to {i - 1}) can be named")
+            cls = secrets[self.table[guess, secrets] == hint]
+            other = self.sets[j]
+            if w != -1:
+                other = np.sort(self.code_map(w, i)[other])
+            if hint == self.win or cls.size == 0 or not np.array_equal(other, cls):
+                raise _fail(i, f"its reference for guess {format_code(self.game, guess)}, hint "
+                               f"{format_hint(self.game, hint)} names claim {j}, whose set is not that class")
+            if self.depths[j] != (None if depth is None else depth - 1):
+                raise _fail(i, f"its reference to claim {j} (depth {self.depths[j]}) needs depth "
+                               f"{None if depth is None else depth - 1}")
+            if self.hard and not np.isin(guess, secrets):
+                raise _fail(i, f"a hard-mode certificate refers to guess {format_code(self.game, guess)}, "
+                               "which is not a possible secret there")
+            known = by_guess.setdefault(guess, {})
+            known[hint] = max(known.get(hint, 0), self.values[j])
+        for guess, raised in by_guess.items():
+            cb = self.class_bounds(self.counts(secrets, np.array([guess])), depth, most)[0]
+            rank = np.searchsorted(self.hints, list(raised))
+            cb[rank] = np.maximum(cb[rank], list(raised.values()))
+            k = int(np.searchsorted(reps, label[guess]))
+            best[k] = max(best[k], min(n + int(cb.sum()), INF))
+        short = np.flatnonzero(best < value)
+        if short.size:
+            rep, bound = int(reps[short[0]]), int(best[short[0]])
+            shown = "no strategy" if value >= INF else str(value)
+            raise _fail(i, f"{self.describe(history, n, depth)}: guess {format_code(self.game, rep)} (or one "
+                           f"equivalent to it) is bounded only by {bound}, below the claimed {shown}")
+        self.sets.append(secrets)
+        self.depths.append(depth)
+        self.values.append(value)
+
+    def describe(self, history, n: int, depth: int | None) -> str:
+        steps = ", ".join(f"{format_code(self.game, history[k])} {format_hint(self.game, history[k + 1])}"
+                          for k in range(0, len(history), 2))
+        where = f"after {steps}" if steps else "of the whole game"
+        return f"the {n} secrets {where}, within {depth if depth is not None else 'any number of'} guesses"
+
+    # -- the whole certificate -----------------------------------------------------------------------
+    def run(self, progress: Callable[[int, int], None] | None = None) -> Proof:
+        start = time.perf_counter()
+        total = len(self.claims)
+        for i, claim in enumerate(self.claims):
+            self.check(i, claim)
+            if progress is not None and (i % 256 == 255 or i == total - 1):
+                progress(i + 1, total)
+        least = impossible = cap = None
+        for name in self.roots:
+            if name not in ("least_cost", "impossible"):
+                raise CertificateError(f"certificate: unknown root {str(name)[:40]!r}; roots are least_cost and impossible")
+        for name in ("least_cost", "impossible"):
+            j = self.roots.get(name)
+            if j is None:
+                continue
+            if type(j) is not int or not 0 <= j < total:
+                raise CertificateError(f"certificate: root {name} names claim {str(j)[:20]}, which it does not have")
+            if self.sets[j].size != self.game.size:
+                raise _fail(j, f"it is the {name} root but is not about the whole game")
+            if name == "least_cost":
+                if self.values[j] >= INF:
+                    raise _fail(j, "the least_cost root claims no strategy at all; that is the impossible root")
+                least, cap = self.values[j], self.depths[j]
+            else:
+                if self.values[j] < INF or self.depths[j] is None:
+                    raise _fail(j, "the impossible root must claim that no strategy finishes within its depth")
+                impossible = self.depths[j]
+        if least is None and impossible is None:
+            raise CertificateError("certificate: it names no root (least_cost or impossible), so it proves nothing")
+        if self.extra and cap is None:
+            raise CertificateError("certificate: a price on the last guess needs a least_cost root with a depth")
+        return Proof(self.game, self.hard, cap, self.extra, least, impossible, total, time.perf_counter() - start)
+
+
+def certificate_to_bytes(doc: dict) -> bytes:
+    """A certificate's file: compact JSON, gzip-compressed with no timestamp (same certificate, same bytes)."""
+    raw = json.dumps(doc, separators=(",", ":")).encode()
+    return gzip.compress(raw, compresslevel=9, mtime=0)
+
+
+def certificate_from_bytes(data: bytes, source: str = "<bytes>") -> dict:
+    """The parsed certificate of a file's bytes (gzip-compressed or plain JSON); CertificateError if it is
+    neither, unpacks to more than UNPACKED_LIMIT bytes, or is no certificate."""
+    if data[:2] == b"\x1f\x8b":
+        unpack = zlib.decompressobj(wbits=31)
+        try:
+            raw = unpack.decompress(data, UNPACKED_LIMIT + 1)
+        except zlib.error as exc:
+            raise CertificateError(f"{source}: not a readable gzip file: {exc}") from None
+        if len(raw) > UNPACKED_LIMIT or unpack.unconsumed_tail:
+            raise CertificateError(f"{source}: unpacks to more than {UNPACKED_LIMIT >> 20} MB; certificates are smaller")
+        data = raw
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise CertificateError(f"{source}: not a certificate (gzip-compressed JSON is expected): {str(exc)[:80]}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise CertificateError(f"{source}: not a certificate (a JSON object with \"format\": \"{FORMAT}\" is expected)")
+    return doc
+
+
+def check_certificate(doc, progress: Callable[[int, int], None] | None = None) -> Proof:
+    """Check a parsed certificate; return what it proves, or raise CertificateError naming the first
+    claim that fails (and the guess it fails on)."""
+    return Checker(doc).run(progress)

@@ -1,0 +1,260 @@
+"""Certificates from the search: the claims that prove a whole game's lower bound, for ``treegen.certificate``
+to check (see its docstring for the format and the rule each claim must pass).
+
+A proving pass runs one solver over the whole game with beta at the proved optimum (a null window: the
+search then refutes every guess and never needs the tree), and the certificate is read off its memo. Each
+memo entry is a lower bound on its set that the search proved from the bounds of its guesses' classes,
+and a later entry of a set is never lower, so at the end every guess the search refuted is still refuted
+by the memo's entries of its classes. :meth:`Prover.claim` walks down from the root: a set needs a claim
+only where the checker's own bounds (counting and key, computed for every guess) fall short of what its
+parent needs from it; each guess still short raises its classes, largest shortfall first, to what their
+memo entries say, by claims of their own. Sets are named by the path that reached them; their guesses are
+the search's representatives, with the node's group as witnesses (position permutations fixing the history
+with the symbol maps they force, and the free and the absent symbols renamed among themselves), so the
+checker derives the same classes of guesses. A class whose memo entry falls short (met by another path,
+whose group chose other representatives) is searched again under what it needs.
+
+The memo by orbit is off in the proving pass: an entry carried over from an equivalent set would need the
+other set's proof and the map between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from ..certificate import FORMAT, VERSION
+from ..feedback import code_digits
+from ..rules import Game, game_to_dict
+from ..symmetry import permutations
+from ..symmetry_kernels import node_group
+from . import search_kernels
+from .contracts import INF, UNCAPPED, SearchBug
+from .objectives import crush_price
+from .options import Options
+from .solver import Solver
+
+
+def _pick(gains: list, short: int) -> list | None:
+    """From ``gains`` ([hint, class, own bound, memo value]), the classes whose raises add up to ``short``,
+    biggest raise first, each with the value its claim must prove; None if they cannot."""
+    picks = []
+    for h, cls, base, value in sorted(gains, key=lambda item: item[2] - item[3]):
+        if short <= 0:
+            break
+        if value <= base:
+            break
+        gain = min(value - base, short)
+        picks.append((h, cls, INF if value >= INF and gain == value - base else base + gain))
+        short -= gain
+    return picks if short <= 0 else None
+
+
+class Prover:
+    """The claims of one game's certificate, read off a proving solver's memo (see the module)."""
+
+    def __init__(self, game: Game, consistent_only: bool, extra: int, options: Options,
+                 progress: Callable[[int], None] | None = None) -> None:
+        self.game = game
+        self.options = replace(options, orbits=False, memo=True)
+        self.consistent_only = consistent_only
+        self.extra = extra
+        self.progress = progress
+        self.claims: list[list] = []
+        self.witnesses: list[list] = []
+        self._witness_ids: dict[tuple, int] = {}
+        self._digits = code_digits(game)
+        self._perms = permutations(game.positions)
+        self._done: dict[tuple, tuple[int, int]] = {}  # (set, depth) -> (claim, value)
+        self._active: set[tuple] = set()
+
+    # -- the node's group, as witnesses ---------------------------------------------------------------
+    def _witness(self, perm, sigma) -> int:
+        key = (tuple(perm), tuple(sigma))
+        w = self._witness_ids.get(key)
+        if w is None:
+            w = self._witness_ids[key] = len(self.witnesses)
+            self.witnesses.append([list(key[0]), list(key[1])])
+        return w
+
+    def generators(self, history: tuple, secrets: np.ndarray) -> list[int]:
+        """Witnesses generating the group whose classes of guesses the search's representatives stand for
+        (symmetry.py): each position permutation fixing the history with its symbol map (free and absent
+        symbols kept), and the swaps of consecutive free symbols and of consecutive absent symbols."""
+        g = self.game
+        role, aut_perm, aut_sigma = node_group(self._digits, g.symbols, np.asarray(history, dtype=np.int64),
+                                               secrets, False, self._perms)
+        out = []
+        ident = list(range(g.positions))
+        for perm, sigma in zip(aut_perm, aut_sigma):
+            s = [int(sigma[x]) if role[x] == 0 else x for x in range(g.symbols)]
+            out.append(self._witness([int(p) for p in perm], s))
+        for r in (1, 2):
+            same = [x for x in range(g.symbols) if role[x] == r]
+            for a, b in zip(same, same[1:]):
+                s = list(range(g.symbols))
+                s[a], s[b] = b, a
+                out.append(self._witness(ident, s))
+        return out
+
+    # -- claims -----------------------------------------------------------------------------------------
+    def _add(self, history: list, depth: int, value: int, gens: list[int], refs: list) -> int:
+        self.claims.append([history, None if self.solver.cap is None else depth,
+                            None if value >= INF else value, gens, refs])
+        if self.progress is not None and len(self.claims) % 1024 == 0:
+            self.progress(len(self.claims))
+        return len(self.claims) - 1
+
+    def claim(self, secrets: np.ndarray, history: list, depth: int, target: int) -> int:
+        """A claim that ``secrets`` (reached by ``history``: code, game hint, ...) cost at least ``target``
+        within ``depth`` guesses (INF: cannot be finished), added with the claims it refers to; its index."""
+        s = self.solver
+        key = (secrets.tobytes(), s._keydepth(depth))
+        known = self._done.get(key)
+        if known is not None and known[1] >= target:
+            return known[0]
+        if key in self._active:
+            raise SearchBug("certificate: a set's proof needs itself (a class equal to its set)")
+        self._active.add(key)
+        guesses = [int(c) for c in history[0::2]]
+        scan = s.scan(secrets, target, tuple(guesses), depth)
+        refs = []
+        t = s.tables
+        lb = t.bounds.lb[depth - 1]
+        for g, bound in zip(scan.guesses.tolist(), scan.bounds.tolist()):
+            members, starts, big = search_kernels.split_classes(t.table, g, secrets, t.nh, t.win)
+            short = target - bound
+            picks = self._raise(secrets, history, depth, g, members, starts, big, lb, scan.most, short)
+            for h, cls, need in picks:
+                j = self.claim(cls, history + [g, int(t.hints[h])], depth - 1, need)
+                refs.append([g, int(t.hints[h]), j, -1])
+        self._active.discard(key)
+        i = self._add(history, depth, target, self.generators(tuple(guesses), secrets), refs)
+        self._done[key] = (i, target)
+        return i
+
+    def _raise(self, secrets, history, depth, g, members, starts, big, lb, most, short):
+        """The classes of guess ``g`` to raise by claims, with what each must reach, so that the guess's
+        bound gains ``short``: those whose memo entries gain the most first; if the memo falls short,
+        the classes are searched again, largest first, under what the guess still needs."""
+        s = self.solver
+        keydepth = s._keydepth(depth - 1)
+        gains = []
+        for h in big.tolist():
+            cls = members[starts[h] : starts[h + 1]]
+            if (cls.tobytes(), keydepth) in self._active:
+                continue  # a class equal to an open set (a guess that splits nothing): no help from it
+            base = max(int(lb[cls.shape[0]]), 3 * cls.shape[0] - most)
+            gains.append([h, cls, base, max(base, self._known(cls, keydepth))])
+        picks = _pick(gains, short)
+        if picks is None:
+            left = short - sum(v - b for _h, _c, b, v in gains)
+            hist = tuple(int(c) for c in history[0::2]) + (g,)
+            for item in gains:
+                if left <= 0:
+                    break
+                have = item[3]
+                got = s.solve(item[1], have + left, hist, depth - 1)
+                if got > have:
+                    left -= min(got, have + left) - have
+                    item[3] = got
+            picks = _pick(gains, short)
+        if picks is None:
+            raise SearchBug(f"certificate: guess {g} at a set of {secrets.shape[0]} secrets is refuted by the search, "
+                            "but its classes' bounds fall short")
+        return picks
+
+    def _known(self, cls: np.ndarray, keydepth: int) -> int:
+        entry = self.solver.memo.get(cls, keydepth)
+        return 0 if entry is None else int(entry.value)
+
+    # -- impossibility ------------------------------------------------------------------------------------
+    def impossible(self, secrets: np.ndarray, history: list, depth: int) -> int:
+        """A claim that no strategy finishes ``secrets`` within ``depth`` guesses, read off the feasibility
+        search's memo (every guess it tried has a class it proved impossible one level down)."""
+        s = self.solver
+        key = (secrets.tobytes(), depth)
+        known = self._done.get(key)
+        if known is not None:
+            return known[0]
+        guesses = tuple(int(c) for c in history[0::2])
+        scan = s.scan(secrets, INF, guesses, depth)
+        refs = []
+        t = s.tables
+        for g in scan.guesses.tolist():
+            members, starts, big = search_kernels.split_classes(t.table, g, secrets, t.nh, t.win)
+            hopeless = None
+            for h in big.tolist():
+                cls = members[starts[h] : starts[h + 1]]
+                if s._feasible.get((cls.tobytes(), depth - 1), 0) == -1:
+                    hopeless = (h, cls)
+                    break
+            if hopeless is None:
+                for h in big.tolist():
+                    cls = members[starts[h] : starts[h + 1]]
+                    if not s.feasible(cls, depth - 1, guesses + (g,)):
+                        hopeless = (h, cls)
+                        break
+            if hopeless is None:
+                raise SearchBug(f"certificate: guess {g} fits a set the search proved impossible within {depth}")
+            h, cls = hopeless
+            j = self.impossible(cls, history + [g, int(t.hints[h])], depth - 1)
+            refs.append([g, int(t.hints[h]), j, -1])
+        i = self._add(history, depth, INF, self.generators(guesses, secrets), refs)
+        self._done[key] = (i, INF)
+        return i
+
+    # -- the whole game -------------------------------------------------------------------------------
+    def least_cost(self, cap: int | None, cost: int) -> int:
+        """The root claim: no strategy within ``cap`` guesses (None: any number) costs less than ``cost``."""
+        self.solver = Solver(self.game, cap, self.options, consistent_only=self.consistent_only, extra=self.extra)
+        depth = self.solver.full_depth()
+        everything = np.arange(self.game.size, dtype=np.int32)
+        got = self.solver.solve(everything, cost, (), depth)
+        if got < cost:
+            raise SearchBug(f"certificate: the proving pass found cost {got} below the proved {cost}")
+        return self.claim(everything, [], depth, cost)
+
+    def impossible_root(self, within: int) -> int:
+        """The root claim: no strategy finishes every secret within ``within`` guesses."""
+        self.solver = Solver(self.game, within, self.options, consistent_only=self.consistent_only)
+        everything = np.arange(self.game.size, dtype=np.int32)
+        if self.solver.feasible(everything, within):
+            raise SearchBug(f"certificate: the proving pass found a strategy within {within} guesses")
+        return self.impossible(everything, [], within)
+
+    def document(self, roots: dict) -> dict:
+        return {"format": FORMAT, "version": VERSION, "game": game_to_dict(self.game),
+                "consistent_only": self.consistent_only, "extra": self.extra, "roots": roots,
+                "witnesses": self.witnesses, "claims": self.claims}
+
+
+def certify(game: Game, cap: int | None, cost: int | None, impossible_within: int | None, consistent_only: bool = False,
+            extra: int = 0, options: Options = Options(), progress: Callable[[int], None] | None = None) -> dict:
+    """The certificate (a JSON-ready dict) that no strategy within ``cap`` guesses (None: any number) costs
+    less than ``cost`` (total + ``extra`` per secret at the cap; None: not claimed) and that none finishes
+    every secret within ``impossible_within`` guesses (None: not claimed). ``progress(claims)`` hears the
+    count now and then. Raises SearchBug if the proving pass contradicts either figure."""
+    prover = Prover(game, consistent_only, extra, options, progress)
+    roots = {}
+    if impossible_within is not None and impossible_within >= 1:
+        roots["impossible"] = prover.impossible_root(impossible_within)
+        prover._done.clear()
+    if cost is not None:
+        roots["least_cost"] = prover.least_cost(cap if cap is not None and cap < UNCAPPED else None, cost)
+    return prover.document(roots)
+
+
+def certify_tree(tree, options: Options = Options(), progress: Callable[[int], None] | None = None) -> dict:
+    """The certificate of what a proved tree's provenance claims (``solve_game``'s figures): no strategy
+    within its cap costs less than its total (plus the crush price per secret at the cap), and none
+    finishes within one guess fewer than its worst case when the objective settles that first."""
+    prov = tree.provenance
+    objective, cap = prov["objective"], prov["max_guesses"]
+    worst = prov.get("worst_case")
+    extra = crush_price(objective, cap, tree.game.size)
+    cost = prov["optimal_total"] + extra * prov.get("at_worst", 0)
+    return certify(tree.game, cap, cost, None if worst is None else worst - 1, bool(prov.get("consistent_only")),
+                   extra, options, progress)
