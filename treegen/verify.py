@@ -312,12 +312,6 @@ def certified(tree: Tree, stats: Stats, proof) -> list[str]:
                            "this tree is for the ordinary game, where other guesses may do better")
     mode = ", every guess a possible secret" if proof.consistent_only else ""
     lines = []
-    if proof.impossible_within is not None:
-        if stats.max_guesses != proof.impossible_within + 1:
-            raise NotCertified(f"the certificate proves that no strategy finishes within {proof.impossible_within} "
-                               f"guesses, but this tree needs {stats.max_guesses}: its worst case is not certified least")
-        lines.append(f"no strategy solves every secret within {proof.impossible_within} guesses{mode}: "
-                     f"this tree's worst case {stats.max_guesses} is the least")
     if proof.least_cost is not None:
         cap = proof.cap
         if cap is not None and stats.max_guesses > cap:
@@ -336,4 +330,15 @@ def certified(tree: Tree, stats: Stats, proof) -> list[str]:
         if cost != proof.least_cost:
             raise NotCertified(f"the certificate proves {what}, but this tree has {mine}: its optimality is not certified")
         lines.append(f"{what}: this tree ({mine}) is optimal")
+    if "impossible_within" in prov and proof.impossible_within is None:
+        raise NotCertified(f"the tree claims that {prov['impossible_within']} guesses are not enough; the certificate "
+                           "does not prove it")
+    if "lower_bound" in prov and proof.least_cost is None:
+        raise NotCertified(f"the tree claims the lower bound {prov['lower_bound']}; the certificate proves no total")
+    if proof.impossible_within is not None:
+        if stats.max_guesses != proof.impossible_within + 1:
+            raise NotCertified(f"the certificate proves that no strategy finishes within {proof.impossible_within} "
+                               f"guesses, but this tree needs {stats.max_guesses}: its worst case is not certified least")
+        lines.insert(0, f"no strategy solves every secret within {proof.impossible_within} guesses{mode}: "
+                        f"this tree's worst case {stats.max_guesses} is the least")
     return lines
