@@ -156,8 +156,14 @@ def doc(mastermind_certificates):
 
 
 def with_refs(doc) -> int:
-    """The first claim with references (and at least one generator), after the first few."""
-    return next(i for i, c in enumerate(doc["claims"]) if i > 10 and c[4] and c[3])
+    """A claim (after the first few) that refers to an earlier claim, its first reference being one."""
+    for i, c in enumerate(doc["claims"]):
+        if i > 10 and c[3]:
+            refs = [r for r in c[4] if r[2] >= 0]
+            if refs:
+                c[4] = refs + [r for r in c[4] if r[2] < 0]  # the same references, those to claims first
+                return i
+    raise AssertionError("no claim refers to another")
 
 
 def refused(doc, claim: int, match: str = "") -> None:
@@ -172,10 +178,20 @@ def test_tamper_raised_bound(doc):
 
 
 def test_tamper_lowered_bound_breaks_a_claim_that_needs_it(doc):
-    i = with_refs(doc)
-    j = doc["claims"][i][4][0][2]
-    doc["claims"][j][2] -= 1  # still true of its own set, but no longer enough for claim i
-    refused(doc, i, "bounded only by")
+    # a claim whose bound its referrer needs in full: lowered by one, it is still true of its own set,
+    # but the claim referring to it no longer holds
+    for i, c in enumerate(doc["claims"]):
+        for ref in c[4]:
+            if ref[2] < 0:
+                continue
+            trial = copy.deepcopy(doc)
+            trial["claims"][ref[2]][2] -= 1
+            try:
+                check_certificate(trial)
+            except CertificateError as exc:
+                assert f"claim {i}" in str(exc) and "bounded only by" in str(exc)
+                return
+    raise AssertionError("every reference had room to spare")
 
 
 def test_tamper_dropped_claim(doc):
@@ -203,6 +219,13 @@ def test_tamper_reference_to_a_later_claim(doc):
     refused(doc, i, "only earlier claims")
 
 
+def test_tamper_a_class_bound_its_keys_do_not_give(doc):
+    # a reference that bounds a class by its own keys (claim -1), stating more than they give
+    i, k = next((i, k) for i, c in enumerate(doc["claims"]) for k, r in enumerate(c[4]) if r[2] == -1)
+    doc["claims"][i][4][k][3] += 1000
+    refused(doc, i, "has a key above")
+
+
 def test_tamper_witness_that_does_not_map_the_set_onto_itself(doc):
     # a swap of the symbols 1 and 2, added to the first claim whose set it does not map onto itself
     doc["witnesses"].append([[0, 1, 2, 3], [1, 0, 2, 3, 4, 5]])
@@ -218,6 +241,13 @@ def test_tamper_guess_left_out(doc):
     i = with_refs(doc)
     guess = doc["claims"][i][4][0][0]
     doc["claims"][i][4] = [r for r in doc["claims"][i][4] if r[0] != guess]
+    refused(doc, i, "bounded only by")
+
+
+def test_tamper_key_references_left_out(doc):
+    # the checker's own bounds alone do not refute every guess: the references were needed
+    i = next(i for i, c in enumerate(doc["claims"]) if any(r[2] == -1 for r in c[4]))
+    doc["claims"][i][4] = [r for r in doc["claims"][i][4] if r[2] != -1]
     refused(doc, i, "bounded only by")
 
 
@@ -329,3 +359,16 @@ def test_certificate_output_is_checked_before_the_search(tmp_path):
     r = run("solve", "--game", "mastermind", "-q", "-o", str(tmp_path / "t.json"), "--certificate",
             str(tmp_path / "t.json"))
     assert r.returncode == 2 and "give two files" in r.stderr
+
+
+def test_sets_answered_by_an_equivalent_set_refer_to_its_claim_through_a_witness():
+    # with the memo by orbit on, some classes are proved by an equivalent set's claim, mapped by a witness
+    from treegen.exact.options import Options
+
+    doc = certify(resolve_game("mastermind"), None, 5625, None, options=Options(orbits=True))
+    assert check_certificate(doc).least_cost == 5625
+    i, k = next((i, k) for i, c in enumerate(doc["claims"]) for k, r in enumerate(c[4]) if r[2] >= 0 and r[3] >= 0)
+    ref = doc["claims"][i][4][k]
+    doc["witnesses"].append([[0, 1, 2, 3], list(range(6))])  # the identity: the other set, not this class
+    ref[3] = len(doc["witnesses"]) - 1
+    refused(doc, i, "not that class")

@@ -21,6 +21,7 @@ half of "optimal": that nothing is cheaper. It is a list of **claims**, each abo
 - ``references`` (guess, hint, claim j, witness) bound one class of one guess by an **earlier** claim
   j < i (so the proof is by induction over the list, never circular): claim j's set, mapped by the
   witness (or as it is, with -1), must be that class exactly, and claim j's depth one less than this one's.
+  A reference (guess, hint, -1, v) bounds the class by v, which the checker confirms itself (rule 4).
 
 **The rule checked for claim i.** Every guess g (every code; in hard mode only the codes of S, which the
 checker enforces) must cost at least ``value``: g costs each secret of S one guess, and then each class C
@@ -40,7 +41,13 @@ where bound(C) is the largest of:
    A set of m secrets costs at least 2m - 1 (one secret at best is found with the first guess), so any
    guess x on C costs |C| + sum over its classes D (other than x) of 2|D| - 1 = 3|C| - key_C(x); and
    key_C(x) <= key_S(x) <= most, since C is a subset of S (fewer secrets, no more classes).
-3. the value of a referenced claim for that class.
+3. the value of a referenced claim for that class;
+4. for a reference ``[guess, hint, -1, v]``, v itself, once the checker has found that no code has a key
+   over C above 3|C| - v: then every guess on C costs at least v, by rule 2's derivation with C in place
+   of S. Only the codes whose key over S is above 3|C| - v need trying (a key over a subset is no larger).
+
+Rules 1 and 2 never give a class of c secrets less than 2c - 1, so every guess costs at least
+3|S| - key_S(g); the checker counts class sizes only for the guesses that this does not already refute.
 
 The claim holds if for every orbit some guess's bound reaches ``value``.
 
@@ -170,13 +177,18 @@ class Checker:
         rank[hints] = np.arange(hints.size)
         self.by_secret = np.ascontiguousarray(rank[self.table].T)
         self.hints = hints.astype(np.int64)
-        self.dense_win = int(rank[self.win])
+        self.dense_win = int(rank[self.win])  # the largest hint, so the last rank: bit b of a mask
+        # 1 << rank, to OR over a set's secrets: a code's key is then a popcount (see keys)
+        kind = np.uint16 if hints.size <= 16 else np.uint32 if hints.size <= 32 else np.uint64
+        self.masks = np.left_shift(kind(1), self.by_secret.astype(kind))
+        self._bits = np.array([bin(x).count("1") for x in range(1 << 16)], dtype=np.int64)
         self.digits = np.array(g.codes, dtype=np.int64).reshape(g.size, g.positions)
         place = g.symbols ** np.arange(g.positions - 1, -1, -1, dtype=np.int64)
         self.lookup = np.full(g.symbols**g.positions, -1, dtype=np.int64)
         self.lookup[self.digits @ place] = np.arange(g.size)
         self.place = place
         self.witnesses = witnesses
+        self.size = g.size
         self._maps: dict[int, np.ndarray] = {}
         self._rows: dict[tuple, np.ndarray] = {}
         self._prefix: dict[tuple, np.ndarray] = {(): np.arange(g.size)}  # sets by history (see rebuild)
@@ -216,7 +228,7 @@ class Checker:
         key = (depth,)
         r = self._rows.get(key)
         if r is None:
-            r = self._rows[key] = counting_row(self.b, self.game.size, depth, self.extra)
+            r = self._rows[key] = counting_row(self.b, self.size, depth, self.extra)
         return r
 
     def rebuild(self, i: int, history) -> np.ndarray:
@@ -228,7 +240,7 @@ class Checker:
         got = self._prefix.get(key)
         if got is None:
             guess, hint = history[-2], history[-1]
-            _int(guess, f"claim {i}: a guess of its history", 0, self.game.size - 1)
+            _int(guess, f"claim {i}: a guess of its history", 0, self.size - 1)
             _int(hint, f"claim {i}: a hint of its history", 0, 255)
             parent = self.rebuild(i, history[:-2])
             got = self._prefix[key] = parent[self.table[guess, parent] == hint]
@@ -249,7 +261,7 @@ class Checker:
         got = self._orbits.get(key)
         if got is not None:
             return got
-        label = np.arange(self.game.size)
+        label = np.arange(self.size)
         while maps:
             new = label.copy()
             for m in maps:
@@ -259,7 +271,7 @@ class Checker:
             if np.array_equal(new, label):
                 break
             label = new
-        got = self._orbits[key] = (label, np.flatnonzero(label == np.arange(self.game.size)))
+        got = self._orbits[key] = (label, np.flatnonzero(label == np.arange(self.size)))
         return got
 
     def counts(self, secrets: np.ndarray, guesses: np.ndarray) -> np.ndarray:
@@ -267,7 +279,7 @@ class Checker:
         k = self.hints.size
         out = np.empty((guesses.size, k), dtype=np.int64)
         mine = self.by_secret[secrets]
-        whole = guesses.size == self.game.size  # every code, in order: no gather of columns
+        whole = guesses.size == self.size  # every code, in order: no gather of columns
         step = max(1, _BLOCK // max(1, secrets.size))
         for lo in range(0, guesses.size, step):
             g = guesses[lo : lo + step]
@@ -276,6 +288,64 @@ class Checker:
             out[lo : lo + g.size] = np.bincount(idx.ravel(), minlength=g.size * k).reshape(g.size, k)
         out[:, self.dense_win] = 0
         return out
+
+    def keys(self, secrets: np.ndarray, guesses: np.ndarray | None = None) -> np.ndarray:
+        """Each guess's key over the set (every code's if ``guesses`` is None): its non-empty classes but
+        the all-bulls one, plus 2 if it is in the set (the all-bulls class is not empty)."""
+        rows = self.masks[secrets]
+        if guesses is not None and 4 * guesses.size < self.size:
+            rows = rows[:, guesses]
+        seen = np.bitwise_or.reduce(rows, axis=0) if secrets.size else np.zeros(rows.shape[1], self.masks.dtype)
+        if guesses is not None and rows.shape[1] != guesses.size:
+            seen = seen[guesses]
+        return self._key_of(seen)
+
+    def _key_of(self, seen: np.ndarray) -> np.ndarray:
+        """The keys of OR-ed masks (any shape): the bits below bit b counted 16 at a time, bit b twice."""
+        win = (seen >> self.b) & 1
+        rest = seen & self.masks.dtype.type((1 << self.b) - 1)
+        count = self._bits[rest & 0xFFFF]
+        rest = rest >> 16
+        while rest.any():
+            count += self._bits[rest & 0xFFFF]
+            rest = rest >> 16
+        return count + 2 * win
+
+    def keys_within(self, secrets: np.ndarray, member: np.ndarray, most: np.ndarray, over_set: np.ndarray) -> int:
+        """The first row of ``member`` (classes of the set, as boolean rows over it, none empty) over which
+        some code has a key above that row's ``most``, or -1 if none. ``over_set``: every code's key over
+        the whole set. A code's key over a class is at most its key over the set (a subset has no more
+        classes), so only the codes whose key over the set is above ``most`` are tried, highest first, in
+        growing chunks: usually few or none."""
+        order = np.argsort(-over_set, kind="stable")
+        ahead = -over_set[order]
+        needed = np.searchsorted(ahead, -most, side="left")  # per class: the codes with a key above its most
+        sizes = member.sum(axis=1)
+        live = np.flatnonzero(needed > 0)
+        live = live[np.argsort(needed[live], kind="stable")]
+        # the set's masks with the codes in that order, once: each batch then takes a prefix of the columns
+        cols = self.masks[secrets][:, order[: needed.max()]] if live.size else None
+        lo = 0
+        while lo < live.size:  # classes in batches of about _BLOCK masks, each batch needing at most twice its fewest codes
+            hi, held, cap = lo, 0, 2 * needed[live[lo]]
+            while hi < live.size and (hi == lo or (held + sizes[live[hi]] * needed[live[hi]] <= _BLOCK
+                                                   and needed[live[hi]] <= cap)):
+                held += sizes[live[hi]] * needed[live[hi]]
+                hi += 1
+            part = live[lo:hi]
+            which, pos = np.nonzero(member[part])
+            first = np.searchsorted(which, np.arange(part.size))
+            rows, size = cols[pos, : needed[part[-1]]], sizes[part]
+            # OR each class's rows, the k-th rows of all classes at once (reduceat would walk the columns)
+            seen = rows[first]
+            for k in range(1, int(size.max())):
+                more = np.flatnonzero(size > k)
+                seen[more] |= rows[first[more] + k]
+            over = np.flatnonzero(self._key_of(seen).max(axis=1) > most[part])
+            if over.size:
+                return int(part[over[0]])
+            lo = hi
+        return -1
 
     def class_bounds(self, counts: np.ndarray, depth: int | None, most: int) -> np.ndarray:
         """Rules 1 and 2 for every class (counts: guesses x hint slots; the all-bulls column is 0)."""
@@ -297,43 +367,75 @@ class Checker:
         label, reps = self.orbits(i, secrets, generators)
         if self.hard:
             reps = np.unique(label[secrets])  # an orbit lies in S or outside it
-        counts = self.counts(secrets, reps)
-        keys = (counts > 0).sum(axis=1) + 2 * np.isin(reps, secrets, assume_unique=True)
+        over_set = self.keys(secrets)  # every code's key over S
+        keys = over_set[reps]
         most = int(keys.max()) if keys.size else 0
-        own = np.minimum(n + self.class_bounds(counts, depth, most).sum(axis=1), INF)
-        best = own  # each orbit's best bound so far, by its representative (reps is sorted)
-        if not isinstance(refs, list):
-            raise _fail(i, "its references must be a list")
-        by_guess: dict[int, dict[int, int]] = {}
-        for ref in refs:
-            if not isinstance(ref, list) or len(ref) != 4:
-                raise _fail(i, "a reference is [guess, hint, claim, witness]")
-            guess, hint, j, w = ref
-            guess = _int(guess, f"claim {i}: a reference's guess", 0, self.game.size - 1)
-            hint = _int(hint, f"claim {i}: a reference's hint", 0, 255)
-            if type(j) is not int or not 0 <= j < i:
-                raise _fail(i, f"a reference names claim {str(j)[:20]}: only earlier claims (0 to {i - 1}) can be named")
-            cls = secrets[self.table[guess, secrets] == hint]
-            other = self.sets[j]
-            if w != -1:
-                other = np.sort(self.code_map(w, i)[other])
-            if hint == self.win or cls.size == 0 or not np.array_equal(other, cls):
-                raise _fail(i, f"its reference for guess {format_code(self.game, guess)}, hint "
-                               f"{format_hint(self.game, hint)} names claim {j}, whose set is not that class")
-            if self.depths[j] != (None if depth is None else depth - 1):
-                raise _fail(i, f"its reference to claim {j} (depth {self.depths[j]}) needs depth "
-                               f"{None if depth is None else depth - 1}")
-            if self.hard and not np.isin(guess, secrets):
-                raise _fail(i, f"a hard-mode certificate refers to guess {format_code(self.game, guess)}, "
-                               "which is not a possible secret there")
-            known = by_guess.setdefault(guess, {})
-            known[hint] = max(known.get(hint, 0), self.values[j])
-        for guess, raised in by_guess.items():
-            cb = self.class_bounds(self.counts(secrets, np.array([guess])), depth, most)[0]
-            rank = np.searchsorted(self.hints, list(raised))
-            cb[rank] = np.maximum(cb[rank], list(raised.values()))
-            k = int(np.searchsorted(reps, label[guess]))
-            best[k] = max(best[k], min(n + int(cb.sum()), INF))
+        # Rules 1 and 2 never give a class of c secrets less than 2c - 1 (one found first, the others by
+        # a second guess at best), so a guess costs at least |S| + sum of (2c - 1) = 3|S| - key: the guesses
+        # this already refutes need no class sizes.
+        best = 3 * n - keys  # each orbit's best bound so far, by its representative (reps is sorted)
+        short = best < value
+        sized = reps[short]  # the representatives whose class sizes were counted, with them
+        counted = self.counts(secrets, sized)
+        best[short] = np.minimum(n + self.class_bounds(counted, depth, most).sum(axis=1), INF)
+        if not isinstance(refs, list) or not all(isinstance(r, list) and len(r) == 4 and all(type(x) is int for x in r)
+                                                 for r in refs):
+            raise _fail(i, "its references must be a list of [guess, hint, claim, witness], each an integer")
+        if refs:
+            guess, hint, j, w = np.array(refs, dtype=np.int64).T
+            bad = np.flatnonzero((guess < 0) | (guess >= self.size) | (hint < 0) | (hint > 255))
+            if bad.size:
+                raise _fail(i, f"a reference names guess {guess[bad[0]]} and hint {hint[bad[0]]}, which "
+                               f"{self.game.name} does not have")
+            bad = np.flatnonzero((j < -1) | (j >= i))
+            if bad.size:
+                raise _fail(i, f"a reference names claim {j[bad[0]]}: only earlier claims (0 to {i - 1}) can be named")
+            if self.hard:
+                bad = np.flatnonzero(~np.isin(guess, secrets))
+                if bad.size:
+                    raise _fail(i, f"a hard-mode certificate refers to guess {format_code(self.game, int(guess[bad[0]]))}, "
+                                   "which is not a possible secret there")
+            member = self.table[guess][:, secrets] == hint[:, None].astype(np.uint8)
+            sizes = member.sum(axis=1)
+            raised = np.zeros(len(refs), dtype=np.int64)
+            for r in np.flatnonzero((hint == self.win) | (sizes == 0) | ((j == -1) & ((w < 0) | (w >= INF)))):
+                raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))} names "
+                               f"{'the all-bulls class' if hint[r] == self.win else 'an empty class' if sizes[r] == 0 else 'no bound'}")
+            own = np.flatnonzero(j == -1)  # rule 4: the class's own key bound, checked here
+            if own.size:
+                stated = w[own]
+                bad = self.keys_within(secrets, member[own], 3 * sizes[own] - stated, over_set)
+                if bad >= 0:
+                    r = own[bad]
+                    raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
+                                   f"{format_hint(self.game, int(hint[r]))} bounds the class by {w[r]}, but some code "
+                                   f"has a key above {3 * sizes[r] - w[r]} over it")
+                raised[own] = stated
+            for r in np.flatnonzero(j >= 0).tolist():
+                k = int(j[r])
+                cls, other = secrets[member[r]], self.sets[k]
+                if w[r] != -1:
+                    other = np.sort(self.code_map(int(w[r]), i)[other])
+                if not np.array_equal(other, cls):
+                    raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
+                                   f"{format_hint(self.game, int(hint[r]))} names claim {k}, whose set is not that class")
+                if self.depths[k] != (None if depth is None else depth - 1):
+                    raise _fail(i, f"its reference to claim {k} (depth {self.depths[k]}) needs depth "
+                                   f"{None if depth is None else depth - 1}")
+                raised[r] = self.values[k]
+            # each referring guess's bound, its referenced classes raised (the all-bulls class was refused above)
+            guesses, which = np.unique(guess, return_inverse=True)
+            # A guess splits S into classes of the sizes its representative's have, under the same hints
+            # (the witnesses keep every hint), so those counted above are reused.
+            at = np.minimum(np.searchsorted(sized, label[guesses]), max(sized.size - 1, 0))
+            reused = (sized.size > 0) & (sized[at] == label[guesses]) if sized.size else np.zeros(guesses.size, bool)
+            counts = np.empty((guesses.size, self.hints.size), dtype=np.int64)
+            counts[reused] = counted[at[reused]]
+            if not reused.all():
+                counts[~reused] = self.counts(secrets, guesses[~reused])
+            bounds = self.class_bounds(counts, depth, most)
+            np.maximum.at(bounds, (which, np.searchsorted(self.hints, hint)), raised)
+            np.maximum.at(best, np.searchsorted(reps, label[guesses]), np.minimum(n + bounds.sum(axis=1), INF))
         short = np.flatnonzero(best < value)
         if short.size:
             rep, bound = int(reps[short[0]]), int(best[short[0]])
@@ -368,7 +470,7 @@ class Checker:
                 continue
             if type(j) is not int or not 0 <= j < total:
                 raise CertificateError(f"certificate: root {name} names claim {str(j)[:20]}, which it does not have")
-            if self.sets[j].size != self.game.size:
+            if self.sets[j].size != self.size:
                 raise _fail(j, f"it is the {name} root but is not about the whole game")
             if name == "least_cost":
                 if self.values[j] >= INF:

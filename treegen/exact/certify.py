@@ -34,22 +34,52 @@ from . import search_kernels
 from .contracts import INF, UNCAPPED, SearchBug
 from .objectives import crush_price
 from .options import Options
+from .memo import GUESS_TO_FIND, MemoEntry
 from .solver import Solver
 
 
 def _pick(gains: list, short: int) -> list | None:
-    """From ``gains`` ([hint, class, own bound, memo value]), the classes whose raises add up to ``short``,
-    biggest raise first, each with the value its claim must prove; None if they cannot."""
+    """From ``gains`` ([hint, class, own bound, memo value, key bound or None]), the classes whose raises add
+    up to ``short``, biggest raise first, each with the value it must reach and its key bound; None if they
+    cannot."""
     picks = []
-    for h, cls, base, value in sorted(gains, key=lambda item: item[2] - item[3]):
+    for h, cls, base, value, key in sorted(gains, key=lambda item: item[2] - item[3]):
         if short <= 0:
             break
         if value <= base:
             break
         gain = min(value - base, short)
-        picks.append((h, cls, INF if value >= INF and gain == value - base else base + gain))
+        need = INF if value >= INF and gain == value - base else base + gain
+        picks.append((h, cls, need, key))
         short -= gain
     return picks if short <= 0 else None
+
+
+class ProvingSolver(Solver):
+    """The solver of the proving pass: it also records, for each set the memo by orbit answers, the set it
+    was answered from and the element mapping that one onto it, and the history under which each set was
+    first searched (whose representatives the memo's entries of its classes are for)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.carried: dict[tuple[bytes, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.searched: dict[tuple[bytes, int], tuple] = {}
+
+    def _search(self, secrets, beta, history, depth, floor=0, orbit=None):
+        self.searched.setdefault((secrets.tobytes(), self._keydepth(depth)), history)
+        return super()._search(secrets, beta, history, depth, floor, orbit)
+
+    def _orbit_answer(self, orbit, secrets, beta):
+        # Solver._orbit_answer, keeping the set and the element it answered from
+        for known, entry in self._by_orbit.get(orbit, ()):
+            if not (entry.exact or entry.value >= beta):
+                continue
+            element = self._set_orbits.element(known, secrets)
+            if element is None:
+                continue
+            self.carried[(secrets.tobytes(), orbit[0])] = (known, *element)
+            return MemoEntry(entry.value, True, GUESS_TO_FIND) if entry.exact else entry
+        return None
 
 
 class Prover:
@@ -58,7 +88,7 @@ class Prover:
     def __init__(self, game: Game, consistent_only: bool, extra: int, options: Options,
                  progress: Callable[[int], None] | None = None) -> None:
         self.game = game
-        self.options = replace(options, orbits=False, memo=True)
+        self.options = replace(options, memo=True)
         self.consistent_only = consistent_only
         self.extra = extra
         self.progress = progress
@@ -118,6 +148,8 @@ class Prover:
         if key in self._active:
             raise SearchBug("certificate: a set's proof needs itself (a class equal to its set)")
         self._active.add(key)
+        if key in s.searched:  # the history the search met it by: the memo's entries are for its representatives
+            history = self._history(secrets, depth)
         guesses = [int(c) for c in history[0::2]]
         scan = s.scan(secrets, target, tuple(guesses), depth)
         refs = []
@@ -127,9 +159,19 @@ class Prover:
             members, starts, big = search_kernels.split_classes(t.table, g, secrets, t.nh, t.win)
             short = target - bound
             picks = self._raise(secrets, history, depth, g, members, starts, big, lb, scan.most, short)
-            for h, cls, need in picks:
-                j = self.claim(cls, history + [g, int(t.hints[h])], depth - 1, need)
-                refs.append([g, int(t.hints[h]), j, -1])
+            for h, cls, need, by_key in picks:
+                if by_key:  # the checker confirms the class's own key bound itself (its rule 4)
+                    refs.append([g, int(t.hints[h]), -1, need])
+                    continue
+                carried = s.carried.get((cls.tobytes(), s._keydepth(depth - 1)))
+                if carried is None:
+                    refs.append([g, int(t.hints[h]), self.claim(cls, history + [g, int(t.hints[h])], depth - 1, need), -1])
+                    continue
+                # answered by the memo by orbit from an equivalent set: that set's claim, mapped onto this one
+                known, perm, sigma = carried
+                j = self.claim(known, self._history(known, depth - 1), depth - 1, need)
+                # the element maps c to the code with digits sigma[c[perm[p]]]; a witness puts sigma[c[p]] at w[p]
+                refs.append([g, int(t.hints[h]), j, self._witness(np.argsort(perm).tolist(), [int(x) for x in sigma])])
         self._active.discard(key)
         i = self._add(history, depth, target, self.generators(tuple(guesses), secrets), refs)
         self._done[key] = (i, target)
@@ -142,15 +184,29 @@ class Prover:
         s = self.solver
         keydepth = s._keydepth(depth - 1)
         gains = []
-        for h in big.tolist():
+        have = 0
+        for h in big.tolist():  # largest first: the memo's values, until they cover the shortfall
             cls = members[starts[h] : starts[h + 1]]
             if (cls.tobytes(), keydepth) in self._active:
                 continue  # a class equal to an open set (a guess that splits nothing): no help from it
             base = max(int(lb[cls.shape[0]]), 3 * cls.shape[0] - most)
-            gains.append([h, cls, base, max(base, self._known(cls, keydepth))])
-        picks = _pick(gains, short)
+            gains.append([h, cls, base, max(base, self._known(cls, keydepth)), None])
+            have += gains[-1][3] - base
+            if have >= short:
+                break
+        if have < short:
+            # the class's own key bound costs a pass over every code: taken only now, for the classes the
+            # memo knows nothing of (the search stopped raising a guess's classes once it was refuted)
+            for item in gains:
+                if item[3] == item[2]:
+                    item[4] = self._key_bound(item[1])
+                    have += max(item[3], item[4]) - item[3]
+                    item[3] = max(item[3], item[4])
+                    if have >= short:
+                        break
+        picks = _pick(gains, short) if have >= short else None
         if picks is None:
-            left = short - sum(v - b for _h, _c, b, v in gains)
+            left = short - sum(v - b for _h, _c, b, v, _k in gains)
             hist = tuple(int(c) for c in history[0::2]) + (g,)
             for item in gains:
                 if left <= 0:
@@ -164,11 +220,29 @@ class Prover:
         if picks is None:
             raise SearchBug(f"certificate: guess {g} at a set of {secrets.shape[0]} secrets is refuted by the search, "
                             "but its classes' bounds fall short")
-        return picks
+        return [(h, cls, need, (self._key_bound(cls) if key is None else key) >= need) for h, cls, need, key in picks]
+
+    def _history(self, secrets: np.ndarray, depth: int) -> list:
+        """The history (code, game hint, ...) under which the search first searched a set."""
+        s, t = self.solver, self.solver.tables
+        guesses = s.searched[(secrets.tobytes(), s._keydepth(depth))]
+        return [x for g in guesses for x in (int(g), int(t.hints[t.table[g, secrets[0]]]))]
+
+    def _key_bound(self, cls: np.ndarray) -> int:
+        """The class's own key bound, 3|C| - its most key over every code (the checker's rule 4)."""
+        t, s = self.solver.tables, self.solver
+        if t.onehot.shape[0] == 0:
+            return 0  # the keys come from the one-hot table; a game without one goes without
+        most = search_kernels.least_bound(t.table, t.onehot, cls, t.nh, t.win, t.bounds.lb[0], 0, 0, s._w0, s._w1, True,
+                                          *s._no_view, cls)
+        return 3 * cls.shape[0] - int(most)
 
     def _known(self, cls: np.ndarray, keydepth: int) -> int:
-        entry = self.solver.memo.get(cls, keydepth)
-        return 0 if entry is None else int(entry.value)
+        """The memo's value of a class (a bound or exact), or 0. (The kernel's lookup itself, without a
+        MemoEntry: the claims walk asks it half a million times on mm:4:7.)"""
+        m = self.solver.memo
+        e, _ = search_kernels.memo_find(m.slots, m.ent, m.pool, m.zob, cls, keydepth)
+        return 0 if e < 0 else int(m.ent[e, search_kernels.MEMO_VALUE])
 
     # -- impossibility ------------------------------------------------------------------------------------
     def impossible(self, secrets: np.ndarray, history: list, depth: int) -> int:
@@ -209,7 +283,7 @@ class Prover:
     # -- the whole game -------------------------------------------------------------------------------
     def least_cost(self, cap: int | None, cost: int) -> int:
         """The root claim: no strategy within ``cap`` guesses (None: any number) costs less than ``cost``."""
-        self.solver = Solver(self.game, cap, self.options, consistent_only=self.consistent_only, extra=self.extra)
+        self.solver = ProvingSolver(self.game, cap, self.options, consistent_only=self.consistent_only, extra=self.extra)
         depth = self.solver.full_depth()
         everything = np.arange(self.game.size, dtype=np.int32)
         got = self.solver.solve(everything, cost, (), depth)
@@ -219,7 +293,7 @@ class Prover:
 
     def impossible_root(self, within: int) -> int:
         """The root claim: no strategy finishes every secret within ``within`` guesses."""
-        self.solver = Solver(self.game, within, self.options, consistent_only=self.consistent_only)
+        self.solver = ProvingSolver(self.game, within, self.options, consistent_only=self.consistent_only)
         everything = np.arange(self.game.size, dtype=np.int32)
         if self.solver.feasible(everything, within):
             raise SearchBug(f"certificate: the proving pass found a strategy within {within} guesses")
