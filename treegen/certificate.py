@@ -46,8 +46,9 @@ where bound(C) is the largest of:
    over C above 3|C| - v: then every guess on C costs at least v, by rule 2's derivation with C in place
    of S. Only the codes whose key over S is above 3|C| - v need trying (a key over a subset is no larger).
 
-Rules 1 and 2 never give a class of c secrets less than 2c - 1, so every guess costs at least
-3|S| - key_S(g); the checker counts class sizes only for the guesses that this does not already refute.
+Rules 1 and 2 make a class's bound a convex function of its size, so a guess with k classes costs at least
+what k classes as equal as can be cost; the checker counts class sizes only for the guesses that this
+bound, from the keys alone, does not already refute.
 
 The claim holds if for every orbit some guess's bound reaches ``value``.
 
@@ -370,10 +371,20 @@ class Checker:
         over_set = self.keys(secrets)  # every code's key over S
         keys = over_set[reps]
         most = int(keys.max()) if keys.size else 0
-        # Rules 1 and 2 never give a class of c secrets less than 2c - 1 (one found first, the others by
-        # a second guess at best), so a guess costs at least |S| + sum of (2c - 1) = 3|S| - key: the guesses
-        # this already refutes need no class sizes.
-        best = 3 * n - keys  # each orbit's best bound so far, by its representative (reps is sorted)
+        # A first bound from the keys alone, with no class sizes: f(c) = max(count(depth - 1, c), 3c - most)
+        # is convex in c (the counting bound's increments are level numbers, which never fall; the price
+        # of the last level only adds to them), so k classes holding m secrets cost at least what k classes
+        # as equal as can be cost: (k - r) f(q) + r f(q + 1), m = qk + r. The guesses this already refutes
+        # need no class sizes (on bulls-cows, three quarters of the work).
+        f = self.row(None if depth is None else depth - 1)
+        f = np.maximum(f, 3 * np.arange(f.size) - most)
+        member_of = np.isin(reps, secrets, assume_unique=True)
+        k = keys - 2 * member_of
+        m = n - member_of
+        kk = np.maximum(k, 1)
+        q, r = m // kk, m % kk
+        best = np.where(k > 0, n + (kk - r) * f[q] + r * f[np.minimum(q + 1, f.size - 1)], n)
+        best = np.minimum(best, INF)  # each orbit's best bound so far, by its representative (reps is sorted)
         short = best < value
         sized = reps[short]  # the representatives whose class sizes were counted, with them
         counted = self.counts(secrets, sized)

@@ -92,7 +92,8 @@ def prove(tree, options, quiet: bool) -> bytes:
     if not quiet:
         from tqdm import tqdm
 
-        counter = tqdm(desc="certificate", unit=" claims", file=sys.stderr, leave=False)
+        # disable=None: no counter when standard error is not a terminal (a log, a pipe)
+        counter = tqdm(desc="certificate", unit=" claims", file=sys.stderr, leave=False, disable=None)
     try:
         doc = certify_tree(tree, options, None if counter is None else lambda n: counter.update(n - counter.n))
     finally:

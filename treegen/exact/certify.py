@@ -1,21 +1,21 @@
 """Certificates from the search: the claims that prove a whole game's lower bound, for ``treegen.certificate``
-to check (see its docstring for the format and the rule each claim must pass).
+to check (see its docstring for the format and the rules each claim must pass).
 
-A proving pass runs one solver over the whole game with beta at the proved optimum (a null window: the
+A proving pass runs one solver over the whole game with beta at the proved figure (a null window: the
 search then refutes every guess and never needs the tree), and the certificate is read off its memo. Each
 memo entry is a lower bound on its set that the search proved from the bounds of its guesses' classes,
 and a later entry of a set is never lower, so at the end every guess the search refuted is still refuted
 by the memo's entries of its classes. :meth:`Prover.claim` walks down from the root: a set needs a claim
 only where the checker's own bounds (counting and key, computed for every guess) fall short of what its
-parent needs from it; each guess still short raises its classes, largest shortfall first, to what their
-memo entries say, by claims of their own. Sets are named by the path that reached them; their guesses are
-the search's representatives, with the node's group as witnesses (position permutations fixing the history
-with the symbol maps they force, and the free and the absent symbols renamed among themselves), so the
-checker derives the same classes of guesses. A class whose memo entry falls short (met by another path,
-whose group chose other representatives) is searched again under what it needs.
-
-The memo by orbit is off in the proving pass: an entry carried over from an equivalent set would need the
-other set's proof and the map between them.
+parent needs from it; each guess still short raises its classes, biggest raise first, to what their memo
+entries say. A class whose own keys give what it needs (the checker's rule 4: most of the search's least
+lookahead bounds of small classes) is a reference checked in place, not a claim. A class the memo by orbit
+answered from an equivalent set refers to that set's claim, through the element mapping one onto the other
+(``ProvingSolver`` records both). Sets are named by the history the search met them by, so that their
+guesses are the search's representatives, with the node's group as witnesses (position permutations fixing
+the history with the symbol maps they force, and the free and the absent symbols renamed among themselves):
+the checker derives the same classes of guesses. A class whose memo entry still falls short (met by another
+path, whose group chose other representatives) is searched again under what it needs.
 """
 
 from __future__ import annotations
