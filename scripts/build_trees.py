@@ -87,6 +87,7 @@ CERTIFIED = {
     "mastermind-optimal-crush.json", "mastermind-optimal-average-hard.json", "smash-the-code-optimal-average.json",
     "smash-the-code-optimal-average-hard.json", "royale-optimal-average.json", "mm-4-7-optimal-average.json",
     "mm-4-8-optimal-average.json", "mm-4-9-optimal-average.json", "bulls-cows-optimal-crush.json",
+    "numbers-baseball-within-7.json",
 }
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -124,6 +125,8 @@ def within_cap(argv: list[str]) -> int:
                                      description=within_cap.__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="numbers-baseball")
     parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--certificate", default=None, metavar="FILE",
+                        help="also write a certificate that no strategy finishes within one guess fewer")
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     secrets = np.arange(game.size, dtype=np.int32)
@@ -138,9 +141,20 @@ def within_cap(argv: list[str]) -> int:
     wire = solver.feasible_tree(secrets, depth)
     seconds = time.perf_counter() - start
     root = Node.from_wire(game, wire)
-    tree = make_tree(game, f"within-{depth}", root, {
-        "max_guesses": depth, "worst_case": depth, "impossible_within": depth - 1,
-        "nodes": solver.counts.nodes, "treegen": __version__})
+    provenance = {"max_guesses": depth, "worst_case": depth, "impossible_within": depth - 1,
+                  "nodes": solver.counts.nodes, "treegen": __version__}
+    if args.certificate:
+        import hashlib
+
+        from treegen.certificate import certificate_to_bytes
+        from treegen.exact.certify import certify
+        from treegen.files import write_atomic
+
+        data = certificate_to_bytes(certify(game, None, None, depth - 1))
+        write_atomic(args.certificate, data, "certificate file")
+        provenance["certificate"] = {"file": os.path.basename(args.certificate),
+                                     "sha256": hashlib.sha256(data).hexdigest()}
+    tree = make_tree(game, f"within-{depth}", root, provenance)
     save_tree(tree, args.output)
     print(f"{game.name}: every secret within {depth} guesses ({solver.counts.nodes} nodes); total {tree.stats.total} "
           f"(not minimised); {seconds:.1f} s; wrote {args.output}")
