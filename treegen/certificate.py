@@ -75,7 +75,9 @@ from .rules import Game, TreegenError, format_code, format_hint, game_from_dict
 
 FORMAT = "treegen certificate"
 VERSION = 1
-INF = 1 << 40  # "no strategy": more than any cost (at most 64 guesses, plus the price, for 200 000 secrets)
+# "No strategy": more than any cost (200 000 secrets at 64 guesses each, plus the crush price of 64 * 200 000
+# + 1 apiece, is below 2**42), and a sum of 45 of them (the most hints a game here has) still fits an int64.
+INF = 1 << 50
 _BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesses
 UNPACKED_LIMIT = 1 << 30  # the most bytes a compressed certificate may unpack to (no zip bomb)
 
@@ -279,6 +281,8 @@ class Checker:
         """Class sizes (guesses x hint ranks, the all-bulls class zeroed)."""
         k = self.hints.size
         out = np.empty((guesses.size, k), dtype=np.int64)
+        if not guesses.size:
+            return out
         mine = self.by_secret[secrets]
         whole = guesses.size == self.size  # every code, in order: no gather of columns
         step = max(1, _BLOCK // max(1, secrets.size))
@@ -334,14 +338,19 @@ class Checker:
                 held += sizes[live[hi]] * needed[live[hi]]
                 hi += 1
             part = live[lo:hi]
+            part = part[np.argsort(-sizes[part], kind="stable")]  # largest class first
+            size = sizes[part]
             which, pos = np.nonzero(member[part])
-            first = np.searchsorted(which, np.arange(part.size))
-            rows, size = cols[pos, : needed[part[-1]]], sizes[part]
-            # OR each class's rows, the k-th rows of all classes at once (reduceat would walk the columns)
-            seen = rows[first]
-            for k in range(1, int(size.max())):
-                more = np.flatnonzero(size > k)
-                seen[more] |= rows[first[more] + k]
+            # the rows laid out by rank within their class, then by class: the k-th rows of all the classes
+            # that have k + 1 or more are one slice, ORed at once (reduceat would walk the columns)
+            rank = np.arange(pos.size) - np.searchsorted(which, which)
+            rows = cols[pos[np.argsort(rank * part.size + which, kind="stable")], : needed[live[hi - 1]]]
+            seen = rows[: part.size].copy()
+            at = part.size
+            for k in range(1, int(size[0])):
+                c = int(np.searchsorted(-size, -k, side="left"))  # the classes of more than k secrets
+                seen[:c] |= rows[at : at + c]
+                at += c
             over = np.flatnonzero(self._key_of(seen).max(axis=1) > most[part])
             if over.size:
                 return int(part[over[0]])
