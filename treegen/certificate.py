@@ -79,6 +79,7 @@ VERSION = 1
 # + 1 apiece, is below 2**42), and a sum of 45 of them (the most hints a game here has) still fits an int64.
 INF = 1 << 50
 _BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesses
+_POPCOUNT = getattr(np, "bitwise_count", None)  # numpy 2.0 and later
 UNPACKED_LIMIT = 1 << 30  # the most bytes a compressed certificate may unpack to (no zip bomb)
 
 
@@ -111,12 +112,16 @@ def score_table(game: Game) -> np.ndarray:
     for p in range(game.positions):
         counts[np.arange(game.size), digits[:, p]] += 1
     table = np.empty((game.size, game.size), dtype=np.uint8)
-    rows = max(1, (1 << 23) // (game.size * game.symbols))
+    rows = max(1, (1 << 22) // game.size)
     for lo in range(0, game.size, rows):
         hi = min(lo + rows, game.size)
-        bulls = (digits[lo:hi, None, :] == digits[None, :, :]).sum(axis=2)
-        common = np.minimum(counts[lo:hi, None, :], counts[None, :, :]).sum(axis=2)
-        table[lo:hi] = bulls * (game.positions + 1) + common - bulls
+        bulls = np.zeros((hi - lo, game.size), dtype=np.uint8)
+        for p in range(game.positions):
+            bulls += digits[lo:hi, p, None] == digits[None, :, p]
+        common = np.zeros((hi - lo, game.size), dtype=np.uint8)
+        for x in range(game.symbols):
+            common += np.minimum(counts[lo:hi, x, None], counts[None, :, x]).astype(np.uint8)
+        table[lo:hi] = bulls * np.uint8(game.positions + 1) + common - bulls
     return table
 
 
@@ -306,10 +311,12 @@ class Checker:
         return self._key_of(seen)
 
     def _key_of(self, seen: np.ndarray) -> np.ndarray:
-        """The keys of OR-ed masks (any shape): the bits below bit b counted 16 at a time, bit b twice."""
-        win = (seen >> self.b) & 1
+        """The keys of OR-ed masks (any shape): the bits below bit b counted, bit b twice."""
+        win = ((seen >> self.b) & 1).astype(np.int64)
         rest = seen & self.masks.dtype.type((1 << self.b) - 1)
-        count = self._bits[rest & 0xFFFF]
+        if _POPCOUNT is not None:
+            return _POPCOUNT(rest).astype(np.int64) + 2 * win
+        count = self._bits[rest & 0xFFFF]  # numpy before 2.0: 16 bits at a time from a table
         rest = rest >> 16
         while rest.any():
             count += self._bits[rest & 0xFFFF]
@@ -387,7 +394,9 @@ class Checker:
         # need no class sizes (on bulls-cows, three quarters of the work).
         f = self.row(None if depth is None else depth - 1)
         f = np.maximum(f, 3 * np.arange(f.size) - most)
-        member_of = np.isin(reps, secrets, assume_unique=True)
+        inside = np.zeros(self.size, dtype=bool)
+        inside[secrets] = True
+        member_of = inside[reps]
         k = keys - 2 * member_of
         m = n - member_of
         kk = np.maximum(k, 1)
@@ -398,11 +407,17 @@ class Checker:
         sized = reps[short]  # the representatives whose class sizes were counted, with them
         counted = self.counts(secrets, sized)
         best[short] = np.minimum(n + self.class_bounds(counted, depth, most).sum(axis=1), INF)
-        if not isinstance(refs, list) or not all(isinstance(r, list) and len(r) == 4 and all(type(x) is int for x in r)
-                                                 for r in refs):
+        given = None
+        if isinstance(refs, list) and refs:
+            try:
+                given = np.array(refs)
+            except ValueError:  # rows of different lengths
+                given = None
+        if not isinstance(refs, list) or (refs and (given is None or given.dtype.kind != "i" or given.ndim != 2
+                                                    or given.shape[1] != 4)):
             raise _fail(i, "its references must be a list of [guess, hint, claim, witness], each an integer")
         if refs:
-            guess, hint, j, w = np.array(refs, dtype=np.int64).T
+            guess, hint, j, w = given.astype(np.int64).T
             bad = np.flatnonzero((guess < 0) | (guess >= self.size) | (hint < 0) | (hint > 255))
             if bad.size:
                 raise _fail(i, f"a reference names guess {guess[bad[0]]} and hint {hint[bad[0]]}, which "
