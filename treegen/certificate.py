@@ -335,8 +335,14 @@ class Checker:
         sizes = member.sum(axis=1)
         live = np.flatnonzero(needed > 0)
         live = live[np.argsort(needed[live], kind="stable")]
-        # the set's masks with the codes in that order, once: each batch then takes a prefix of the columns
-        cols = self.masks[secrets][:, order[: needed.max()]] if live.size else None
+        if not live.size:
+            return -1
+        # the masks of the secrets in these classes, with the codes in that order, once: each batch then
+        # takes a prefix of the columns
+        used = np.flatnonzero(member[live].any(axis=0))
+        at_used = np.full(secrets.size, -1, dtype=np.int64)
+        at_used[used] = np.arange(used.size)
+        cols = self.masks[np.ix_(secrets[used], order[: needed.max()])]
         lo = 0
         while lo < live.size:  # classes in batches of about _BLOCK masks, each batch needing at most twice its fewest codes
             hi, held, cap = lo, 0, 2 * needed[live[lo]]
@@ -351,7 +357,7 @@ class Checker:
             # the rows laid out by rank within their class, then by class: the k-th rows of all the classes
             # that have k + 1 or more are one slice, ORed at once (reduceat would walk the columns)
             rank = np.arange(pos.size) - np.searchsorted(which, which)
-            rows = cols[pos[np.argsort(rank * part.size + which, kind="stable")], : needed[live[hi - 1]]]
+            rows = cols[at_used[pos[np.argsort(rank * part.size + which, kind="stable")]], : needed[live[hi - 1]]]
             seen = rows[: part.size].copy()
             at = part.size
             for k in range(1, int(size[0])):
