@@ -37,10 +37,12 @@ where bound(C) is the largest of:
    secrets fills levels 1, 2, ... greedily (a secret at level j costs j, plus ``extra`` at the last
    level allowed); if k exceeds 1 + b + ... + b**(d-1) no strategy exists (None, infinite cost).
 2. **the key bound** ``3|C| - most``, where a code's *key* over S is its number of non-empty classes
-   other than the all-bulls one plus 2 if it is in S, and ``most`` is the largest key over every code.
+   other than the all-bulls one plus 2 if it is in S, and ``most`` is the largest key over every code
+   (in hard mode over the codes of S, since every later guess is one of them).
    A set of m secrets costs at least 2m - 1 (one secret at best is found with the first guess), so any
    guess x on C costs |C| + sum over its classes D (other than x) of 2|D| - 1 = 3|C| - key_C(x); and
-   key_C(x) <= key_S(x) <= most, since C is a subset of S (fewer secrets, no more classes).
+   key_C(x) <= key_S(x) <= most, since C is a subset of S (fewer secrets, no more classes) and, in hard
+   mode, x is in C and so in S.
 3. the value of a referenced claim for that class;
 4. for a reference ``[guess, hint, -1, v]``, v itself, once the checker has found that no code has a key
    over C above 3|C| - v: then every guess on C costs at least v, by rule 2's derivation with C in place
