@@ -241,9 +241,9 @@ class Checker:
             r = self._rows[key] = counting_row(self.b, self.size, depth, self.extra)
         return r
 
-    def rebuild(self, i: int, history) -> np.ndarray:
+    def rebuild(self, i: int, history, keep: bool = False) -> np.ndarray:
         """The set a history defines (sorted codes): its last step's filter of the set one step shorter,
-        which is kept (claims share their paths' beginnings)."""
+        which is kept for the claims that share it (``keep``: keep this one too)."""
         if not isinstance(history, list) or len(history) % 2:
             raise _fail(i, "its history must be a list of guess, hint pairs")
         key = tuple(history)
@@ -252,8 +252,10 @@ class Checker:
             guess, hint = history[-2], history[-1]
             _int(guess, f"claim {i}: a guess of its history", 0, self.size - 1)
             _int(hint, f"claim {i}: a hint of its history", 0, 255)
-            parent = self.rebuild(i, history[:-2])
-            got = self._prefix[key] = parent[self.table[guess, parent] == hint]
+            parent = self.rebuild(i, history[:-2], keep=True)
+            got = parent[self.table[guess, parent] == hint]
+            if keep:
+                self._prefix[key] = got
         return got
 
     def orbits(self, i: int, secrets: np.ndarray, generators) -> tuple[np.ndarray, np.ndarray]:
@@ -457,6 +459,8 @@ class Checker:
             for r in np.flatnonzero(j >= 0).tolist():
                 k = int(j[r])
                 cls, other = secrets[member[r]], self.sets[k]
+                if other is None:  # released: named only in a way the first pass did not read (not an int)
+                    raise _fail(i, f"a reference names claim {k} in a form that is not an integer")
                 if w[r] != -1:
                     other = np.sort(self.code_map(int(w[r]), i)[other])
                 if not np.array_equal(other, cls):
@@ -499,8 +503,23 @@ class Checker:
     def run(self, progress: Callable[[int, int], None] | None = None) -> Proof:
         start = time.perf_counter()
         total = len(self.claims)
+        # A claim's set is kept until the last claim that refers to it (and the roots' to the end), so that
+        # memory follows the claims in use, not all of them (bulls-cows' crush has 693,362).
+        release: dict[int, list[int]] = {}
+        last = {j: total for j in self.roots.values() if type(j) is int}
+        for i, claim in enumerate(self.claims):
+            refs = claim[4] if isinstance(claim, list) and len(claim) == 5 and isinstance(claim[4], list) else ()
+            for ref in refs:
+                if isinstance(ref, list) and len(ref) == 4 and type(ref[2]) is int and 0 <= ref[2] < i:
+                    last[ref[2]] = max(last.get(ref[2], i), i)
+        for j, i in last.items():
+            release.setdefault(i, []).append(j)
         for i, claim in enumerate(self.claims):
             self.check(i, claim)
+            if i not in last:
+                self.sets[i] = None  # no claim refers to it
+            for j in release.get(i, ()):
+                self.sets[j] = None
             if progress is not None and (i % 256 == 255 or i == total - 1):
                 progress(i + 1, total)
         least = impossible = cap = None
