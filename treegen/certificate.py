@@ -191,7 +191,8 @@ class Checker:
         # 1 << rank, to OR over a set's secrets: a code's key is then a popcount (see keys)
         kind = np.uint16 if hints.size <= 16 else np.uint32 if hints.size <= 32 else np.uint64
         self.masks = np.left_shift(kind(1), self.by_secret.astype(kind))
-        self._bits = np.array([bin(x).count("1") for x in range(1 << 16)], dtype=np.int64)
+        # numpy before 2.0 has no popcount: 16 bits at a time from a table (65,536 counts, built only then)
+        self._bits = None if _POPCOUNT else np.array([bin(x).count("1") for x in range(1 << 16)], dtype=np.int64)
         self.digits = np.array(g.codes, dtype=np.int64).reshape(g.size, g.positions)
         place = g.symbols ** np.arange(g.positions - 1, -1, -1, dtype=np.int64)
         self.lookup = np.full(g.symbols**g.positions, -1, dtype=np.int64)

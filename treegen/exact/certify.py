@@ -211,10 +211,10 @@ class Prover:
             for item in gains:
                 if left <= 0:
                     break
-                have = item[3]
-                got = s.solve(item[1], have + left, hist, depth - 1)
-                if got > have:
-                    left -= min(got, have + left) - have
+                was = item[3]  # the class's value so far (the running ``have`` above is the guess's)
+                got = s.solve(item[1], was + left, hist, depth - 1)
+                if got > was:
+                    left -= min(got, was + left) - was
                     item[3] = got
             picks = _pick(gains, short)
         if picks is None:
