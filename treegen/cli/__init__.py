@@ -20,7 +20,7 @@ import sys
 
 from .. import __version__
 from ..rules import TreegenError
-from . import games, heuristics, play, serve, solve, static, trees, value
+from . import coach, games, heuristics, play, serve, solve, static, trees, value
 from .common import EXIT_STATUSES, Exit, Parser, Terminated, interrupt_within, refuse_empty_text
 
 __all__ = ["main", "run", "build_parser", "Exit", "Terminated"]
@@ -40,7 +40,7 @@ examples:
 # The commands in the order ``treegen --help`` lists them; each adds its subparser and options.
 COMMANDS = (
     games.add_games, games.add_hint, games.add_candidates,
-    trees.add_verify, play.add_play, trees.add_show, trees.add_import, trees.add_export,
+    trees.add_verify, play.add_play, coach.add_analyze, trees.add_show, trees.add_import, trees.add_export,
     heuristics.add_build, heuristics.add_eval,
     solve.add_solve, serve.add_serve, static.add_static, value.add_value,
 )
