@@ -147,6 +147,18 @@ class EvilHost:
         self.history.append((guess, reply.hint))
         return reply
 
+    def resume(self, history) -> None:
+        """Start again from ``history`` (guesses and the hints given them), as if each hint had been this
+        host's answer: the page keeps the game and asks for one reply at a time."""
+        alive = self._alive[0]
+        self._alive, self.history = [alive], []
+        for guess, hint in history:
+            alive = alive[self.table[guess, alive] == hint]
+            if alive.size == 0:
+                raise TreegenError("no secret is consistent with every hint of that history")
+            self._alive.append(alive)
+            self.history.append((guess, hint))
+
     def undo(self) -> None:
         """Take back the last answer (nothing happens before the first)."""
         if self.history:

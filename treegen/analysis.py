@@ -48,6 +48,9 @@ from .tree import Tree, walk
 MAX_ANALYZED = 20_000
 # The default time a move's exact solves may take together before the rest are given as bounds.
 BUDGET = 5.0
+# Moves a caller's cache (Analyzer.analyze's ``known``) holds before it starts again.
+KNOWN_LIMIT = 100_000
+RETRIES = 3
 
 
 class AnalysisError(TreegenError):
@@ -306,6 +309,15 @@ class Analyzer:
         self.table = feedback_table(game)
         self.solver = _TimedSolver(game, None)
         self.depth = self.solver.full_depth()
+        # Load the search's compiled kernels now, not inside the first move's budget: solve a real
+        # position (the smallest class of more than two secrets that the first code leaves), since the
+        # solver's symmetry reduction needs the set its history leaves.
+        hints = self.table[0]
+        sizes = np.bincount(hints, minlength=game.hint_slots)
+        small = [h for h in range(sizes.shape[0]) if sizes[h] > 2 and h != game.win_hint]
+        if small:
+            h = min(small, key=lambda h: (sizes[h], h))
+            self.solver.solve(np.flatnonzero(hints == h).astype(CODE_DTYPE), INF, (0,))
 
     # positions
 
@@ -364,12 +376,13 @@ class Analyzer:
     # games
 
     def analyze(self, history: Sequence[tuple[Code, Hint]], budget: float = BUDGET,
-                progress: ProgressFn | None = None) -> Analysis:
+                progress: ProgressFn | None = None, known: dict | None = None) -> Analysis:
         """Every move of ``history`` (guesses and the hints they got) valued, and the position after it.
 
         Each move (and the final position) may spend ``budget`` seconds in exact solves; what is not
         settled by then is given as bounds. Raises AnalysisError for a history no secret is consistent
-        with, or one that goes on after the all-bulls hint.
+        with, or one that goes on after the all-bulls hint. ``known`` caches moves by the history up to
+        them (a dict kept by the caller, emptied when it holds KNOWN_LIMIT moves).
         """
         game, win = self.game, self.game.win_hint
         started = time.perf_counter()
@@ -387,13 +400,27 @@ class Analyzer:
             if after.shape[0] == 0:
                 said = " ".join(f"{format_code(game, g)}={format_hint(game, h)}" for g, h in history[: k + 1])
                 raise AnalysisError(f"no secret of {game.name} gives every hint of {said}; check the hints")
-            before_hist = list(history[:k])
-            best, best_guess = self.value(alive, before_hist, deadline, want_guess=True)
+            key = tuple(history[: k + 1])
+            move = None if known is None else known.get(key)
+            if move is None:
+                before_hist = list(history[:k])
+                best, best_guess = self.value(alive, before_hist, deadline, want_guess=True)
+                value = self.move_value(alive, before_hist, guess, deadline)
+                then = None if hint == win else self.value(after, list(key), deadline)[0]
+                move = Move(k + 1, guess, hint, int(alive.shape[0]), int(after.shape[0]), value, best, best_guess, then)
+                if known is not None:
+                    # A move given as bounds is tried again (the memo keeps what its searches finished, so
+                    # each try gets further), but at most RETRIES times: then its bounds are kept, so that
+                    # a game with such a move does not cost its budget at every call.
+                    if len(known) >= KNOWN_LIMIT:
+                        known.clear()
+                    tries = known.get(("tries",) + key, 0) + 1
+                    known[("tries",) + key] = tries
+                    if move.exact or tries >= RETRIES:
+                        known[key] = move
             if k == 0:
-                start_value = best
-            value = self.move_value(alive, before_hist, guess, deadline)
-            then = None if hint == win else self.value(after, list(history[: k + 1]), deadline)[0]
-            moves.append(Move(k + 1, guess, hint, int(alive.shape[0]), int(after.shape[0]), value, best, best_guess, then))
+                start_value = move.best
+            moves.append(move)
             alive = after
             if progress is not None:
                 progress(k + 1, len(history))
@@ -487,3 +514,70 @@ def analysis_to_obj(a: Analysis) -> dict:
                     "text": summary_text(a)},
         "seconds": round(a.seconds, 3),
     }
+
+
+# -- the coach of a server -----------------------------------------------------------------------------
+
+
+class Coach:
+    """What ``treegen serve`` answers the page with: analyses and the evil host's replies, for any game
+    of at most MAX_ANALYZED secrets. One Analyzer (its solver's memo is the cache) and one evil host per
+    game, made on first use, each game's work serialised by a lock (the solvers are not thread-safe).
+
+    ``reference(game)`` gives the path of a least-total tree of that game to take values from, or None.
+    """
+
+    def __init__(self, reference: Callable[[Game], str | None], budget: float = 1.0) -> None:
+        import threading
+
+        self.reference = reference
+        self.budget = budget
+        self._lock = threading.Lock()
+        self._games: dict[str, tuple[threading.Lock, dict]] = {}
+
+    def _game(self, game: Game) -> tuple:
+        import threading
+
+        with self._lock:
+            if game.name not in self._games:
+                self._games[game.name] = (threading.Lock(), {})
+            return self._games[game.name]
+
+    def _analyzer(self, game: Game, held: dict) -> Analyzer:
+        if "analyzer" not in held:
+            from .tree import load_tree
+
+            path = self.reference(game)
+            tree = None
+            if path is not None:
+                try:
+                    tree = load_tree(path, game)
+                    TreeIndex(tree)  # refused unless a proved least-total tree
+                except TreegenError:
+                    tree = None
+            held["analyzer"] = Analyzer(game, tree)
+            held["moves"] = {}
+        return held["analyzer"]
+
+    def analyze(self, game: Game, history: Sequence[tuple[Code, Hint]]) -> dict:
+        """``analysis_to_obj`` of ``history``; moves analysed before (the same game up to them) come from a
+        cache, so a game scored move by move costs each move once."""
+        lock, held = self._game(game)
+        with lock:
+            analyzer = self._analyzer(game, held)
+            return analysis_to_obj(analyzer.analyze(history, self.budget, known=held["moves"]))
+
+    def evil(self, game: Game, history: Sequence[tuple[Code, Hint]], guess: Code) -> dict:
+        """The evil host's reply to ``guess`` after ``history`` (its own earlier replies)."""
+        from .adversary import EvilHost
+
+        lock, held = self._game(game)
+        with lock:
+            if "host" not in held:
+                held["host"] = EvilHost(game)
+            host = held["host"]
+            host.resume(history)
+            reply = host.consider(guess)
+        return {"hint": format_hint(game, reply.hint), "exact": reply.exact,
+                "sizes": {format_hint(game, h): n for h, n in reply.sizes.items()},
+                "worst": None if reply.worst is None else {format_hint(game, h): w for h, w in reply.worst.items()}}

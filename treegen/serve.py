@@ -12,6 +12,10 @@ page cannot reach the server through DNS rebinding. It serves three kinds of pat
 - ``/trees/NAME``: the bytes of one tree file: a ``NAME.json`` directly in the folder, not a dotfile; a
   symbolic link only if it leads to such a file of the same folder. Anything else gets 403 (a path
   leading out of the folder) or 404 (no such tree file: a subfolder, another suffix, a trailing slash).
+- ``/api/analyze?game=G&moves=GUESS=HINT,...``: the coach's analysis of a game so far (``analysis``), and
+  ``/api/evil?game=G&moves=...&guess=CODE``: the evil host's reply to a guess. They compute; they read no
+  file but the folder's least-total tree of the game (the coach's values). A malformed query gets 400
+  with the reason. numpy and the search are loaded on the first such request, not before.
 
 The page itself checks every tree it loads (it replays every secret, as ``treegen verify`` does), so the
 listing only reads the figures a file claims. A request that fails for any other reason ends in a 500
@@ -30,7 +34,7 @@ import sys
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from .files import INPUT_LIMIT, InputError, read_input
 from .rules import TreegenError
@@ -39,6 +43,7 @@ from .rules import TreegenError
 SERVES = (
     "Serves the page (/), the listing of trees (/api/trees) and the *.json tree files directly in the\n"
     "trees folder (/trees/NAME.json; no dotfiles, no subfolders, a link only to such a file of the folder),\n"
+    "the coach's answers (/api/analyze, /api/evil: computed, from the folder's least-total trees),\n"
     "nothing else, and only to requests for http://127.0.0.1:PORT/ or http://localhost:PORT/."
 )
 
@@ -50,7 +55,11 @@ STATIC = {
     "app.js": "text/javascript; charset=utf-8",
 }
 LISTING = "/api/trees"
+ANALYZE = "/api/analyze"
+EVIL = "/api/evil"
 TREES = "/trees/"
+QUERY_LIMIT = 4096  # characters of a query string: a game of a few dozen moves
+MOVES_LIMIT = 40
 SUFFIX = ".json"
 # Seconds a connection may stay silent before it is closed: an idle or half-open socket would otherwise
 # hold a thread forever.
@@ -308,7 +317,9 @@ class Handler(BaseHTTPRequestHandler):
                 return None
             raw = parts.path or "/"
         # A path of the form //x is a path here, not a host (urlsplit would read x as one).
-        return unquote(raw.split("?", 1)[0].split("#", 1)[0])
+        raw = raw.split("#", 1)[0]
+        self._query = raw.split("?", 1)[1] if "?" in raw else ""
+        return unquote(raw.split("?", 1)[0])
 
     def _respond(self, head: bool) -> None:
         path = self._path()
@@ -324,6 +335,12 @@ class Handler(BaseHTTPRequestHandler):
             except OSError as exc:
                 return self._error(HTTPStatus.INTERNAL_SERVER_ERROR,
                                    f"cannot list the trees folder {self.trees}: {exc.strerror or exc}", head)
+            return self._send(HTTPStatus.OK, "application/json", body, head)
+        if path in (ANALYZE, EVIL):
+            try:
+                body = json.dumps(self._compute(path), allow_nan=False).encode()
+            except TreegenError as exc:
+                return self._error(HTTPStatus.BAD_REQUEST, str(exc), head)
             return self._send(HTTPStatus.OK, "application/json", body, head)
         if path.startswith(TREES):
             name = path[len(TREES):]
@@ -341,6 +358,35 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(HTTPStatus.OK, STATIC[name], (WEB_DIR / name).read_bytes(), head)
         return self._error(HTTPStatus.NOT_FOUND, f"no page {path!r}", head)
 
+    def _compute(self, path: str) -> dict:
+        """The answer of /api/analyze or /api/evil, from the query; TreegenError for a bad one."""
+        from .rules import CodeError, parse_code, parse_hint, resolve_game
+
+        if len(self._query) > QUERY_LIMIT:
+            raise TreegenError(f"the query is over {QUERY_LIMIT} characters")
+        try:
+            query = parse_qs(self._query, keep_blank_values=True, strict_parsing=False, max_num_fields=8)
+        except ValueError as exc:
+            raise TreegenError(f"the query cannot be read: {exc}") from None
+        want = ("game", "moves", "guess") if path == EVIL else ("game", "moves")
+        unknown = sorted(set(query) - set(want))
+        if unknown or any(len(query.get(k, [])) != 1 for k in want):
+            raise TreegenError(f"{path} takes exactly these parameters, once each: {', '.join(want)} "
+                               "(moves: GUESS=HINT pairs separated by commas, or empty)")
+        game = resolve_game(query["game"][0])
+        history = []
+        for item in filter(None, query["moves"][0].split(",")):
+            if "=" not in item:
+                raise CodeError(f"move {item[:40]!r} is not GUESS=HINT")
+            code, hint = item.split("=", 1)
+            history.append((parse_code(game, code), parse_hint(game, hint)))
+        if len(history) > MOVES_LIMIT:
+            raise TreegenError(f"a game of {len(history)} moves; at most {MOVES_LIMIT} are analysed")
+        coach = self.coach.get()
+        if path == EVIL:
+            return coach.evil(game, history, parse_code(game, query["guess"][0]))
+        return coach.analyze(game, history)
+
     def _error(self, status: HTTPStatus, message: str, head: bool) -> None:
         self._send(status, "text/plain; charset=utf-8", (message + "\n").encode(), head)
 
@@ -353,6 +399,35 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if not head:
             self.wfile.write(body)
+
+
+class CoachSlot:
+    """The server's coach (``analysis.Coach``), made on first use: importing it loads numpy and the search,
+    which the page and the tree files never need. Its values come from the folder's least-total trees."""
+
+    def __init__(self, folder: Path) -> None:
+        import threading
+
+        self.folder = folder
+        self._coach = None
+        self._lock = threading.Lock()
+
+    def get(self):
+        with self._lock:
+            if self._coach is None:
+                from .analysis import Coach
+
+                self._coach = Coach(self.reference)
+            return self._coach
+
+    def reference(self, game) -> str | None:
+        """The first tree of the folder (by name) that says it is the least total of ``game``, no cap, not
+        hard mode; the coach checks its provenance again before using it."""
+        for entry in listing(self.folder):
+            if (entry.get("game") == game.name and entry.get("objective") == "average" and entry.get("cap") is None
+                    and not entry.get("hard")):
+                return str(self.folder / entry["file"])
+        return None
 
 
 class Server(ThreadingHTTPServer):
@@ -392,7 +467,8 @@ def make_server(trees: str | os.PathLike | None, port: int, host: str = "127.0.0
         raise ServeError(f"trees folder {folder} {what}; give a folder of tree files with --trees DIR")
     if not 0 <= port <= 65535:
         raise ServeError(f"--port must be 0 to 65535 (0 picks a free port), not {port}")
-    handler = type("TreesHandler", (Handler,), {"trees": Path(os.path.realpath(folder))})
+    root = Path(os.path.realpath(folder))
+    handler = type("TreesHandler", (Handler,), {"trees": root, "coach": CoachSlot(root)})
     try:
         server = Server((host, port), handler)
     except OSError as exc:

@@ -404,11 +404,40 @@
   const avg = (x) => Number(x).toFixed(4);
   const plural = (n, one, many) => `${fmt(n)} ${n === 1 ? one : many || one + "s"}`;
 
+  // Colour letters of the pegs (style.css's .c0 ... .c9), accepted for codes of a peg game whose symbols
+  // are digits: R G B Y P C for Mastermind's 1 2 3 4 5 6.
+  const COLOURS = [["R", "red"], ["G", "green"], ["B", "blue"], ["Y", "yellow"], ["P", "purple"], ["C", "cyan"],
+    ["O", "orange"], ["M", "magenta"], ["A", "grey"], ["N", "brown"]];
+
+  function usesColours(game) { return game.notation === "pegs" && /^[0-9]+$/.test(game.alphabet); }
+  function colourLetters(game) { return COLOURS.slice(0, game.symbols).map(([l, name]) => `${l} ${name}`).join(", "); }
+
+  /** A guess typed as symbols or, in a peg game, as colour letters (RGBY...), or an Error. */
+  function parseGuess(game, text) {
+    let raw = String(text);
+    if (usesColours(game) && /[A-Za-z]/.test(raw)) {
+      const letters = COLOURS.slice(0, game.symbols).map(([l]) => l);
+      let out = "";
+      for (const ch of raw.replace(/\s+/g, "").toUpperCase()) {
+        const k = letters.indexOf(ch);
+        if (k < 0 && !game.alphabet.includes(ch)) {
+          return new Error(`“${text}” uses ${ch}; codes use the symbols ${game.alphabet} or the colour letters ${letters.join("")} (${colourLetters(game)})`);
+        }
+        out += k < 0 ? ch : game.alphabet[k];
+      }
+      raw = out;
+    }
+    const code = game.parseCode(raw);
+    if (code instanceof Error && usesColours(game)) return new Error(`${code.message}, or the colour letters ${colourLetters(game)}`);
+    return code;
+  }
+
   /** A code drawn as tiles; coloured pegs in Mastermind-like games. */
   function codeView(game, code, extra) {
     const text = typeof code === "number" ? game.codeText(code) : code;
     const pegs = game.notation === "pegs";
-    return el("span", { class: "code" + (pegs ? " colours" : "") + (extra ? " " + extra : ""), "data-code": text, title: text },
+    const title = usesColours(game) ? `${text} (${Array.from(text, (ch) => COLOURS[game.alphabet.indexOf(ch)][1]).join(" ")})` : text;
+    return el("span", { class: "code" + (pegs ? " colours" : "") + (extra ? " " + extra : ""), "data-code": text, title },
       Array.from(text, (ch) => el("span", { class: "sym" + (pegs ? " c" + game.alphabet.indexOf(ch) : "") }, ch)));
   }
 
@@ -526,10 +555,11 @@
     try {
       const res = await fetch("trees/" + encodeURIComponent(file), { cache: "no-store" });
       if (!res.ok) throw new Error(`the server answered ${res.status} ${res.statusText}`);
-      useTreeText(await res.text(), file, true);
+      return useTreeText(await res.text(), file, true);
     } catch (e) {
       showLoadError(file, `It could not be fetched: ${e.message}.`);
       setStatus("");
+      return false;
     }
   }
 
@@ -564,20 +594,36 @@
     }
     const rows = data.trees.map((t) => t.error
       ? el("tr", { class: "broken", "data-file": t.file }, el("td", {}, t.file), el("td", { colspan: 5, class: "muted" }, t.error))
-      : el("tr", { "data-file": t.file, tabindex: 0, title: `play with ${t.file}`,
-          onclick: () => loadShipped(t.file),
-          onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); loadShipped(t.file); } } },
-        el("td", {}, el("span", { class: "game-name" }, t.game), el("span", { class: "file-name" }, t.file)),
+      : el("tr", { "data-file": t.file, title: `play with ${t.file}`, onclick: () => pickTree(t.file) },
+        el("td", {}, el("button", { type: "button", class: "pick",
+          "aria-label": `Play with ${t.game}, ${objectiveText(t)}: total ${t.total}, average ${avg(t.average)}, at most ${t.max} guesses (file ${t.file})` },
+        el("span", { class: "game-name" }, t.game), " ", el("span", { class: "file-name" }, t.file))),
         el("td", {}, objectiveText(t)),
-        el("td", { class: "num" }, fmt(t.total)),
+        el("td", { class: "num col-total" }, fmt(t.total)),
         el("td", { class: "num" }, avg(t.average)),
         el("td", { class: "num" }, t.max)));
-    box.replaceChildren(el("table", { class: "trees" },
-      el("thead", {}, el("tr", {}, el("th", {}, "game"), el("th", {}, "objective"), el("th", { class: "num" }, "total"),
+    box.replaceChildren(el("div", { class: "scroll" }, el("table", { class: "trees" },
+      el("thead", {}, el("tr", {}, el("th", {}, "game"), el("th", {}, "objective"), el("th", { class: "num col-total" }, "total"),
         el("th", { class: "num" }, "average"), el("th", { class: "num" }, "max"))),
-      el("tbody", {}, rows)));
+      el("tbody", {}, rows))));
     const want = new URLSearchParams(location.hash.slice(1)).get("tree");
     if (want && data.trees.some((t) => t.file === want && !t.error)) loadShipped(want);
+  }
+
+  /** Whether a game is under way in either role (a tree picked now would end it). */
+  function inProgress() {
+    if (!TREE) return false;
+    return (guesser.history.length > 0 && !guesser.done) || (host.history.length > 0 && !host.done);
+  }
+
+  /** A tree picked from the list: ask before ending a game under way, load it, show it, keep the link. */
+  async function pickTree(file) {
+    if (inProgress() && !window.confirm(`Start again with ${file}? The game under way will be lost.`)) return;
+    history.replaceState(null, "", `#tree=${encodeURIComponent(file)}`);
+    if (await loadShipped(file)) {
+      $("#workspace").scrollIntoView({ block: "start" });
+      $("#sum-title").focus({ preventScroll: true });
+    }
   }
 
   function renderSummary() {
@@ -611,9 +657,30 @@
   }
 
   // -- tabs ----------------------------------------------------------------------------------------
-  function selectTab(name) {
-    document.querySelectorAll("#tabs button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === name)));
+  /** Show one panel; the tabs keep one tab stop (the selected tab) and move with the arrow keys. */
+  function selectTab(name, focus) {
+    document.querySelectorAll("#tabs button").forEach((b) => {
+      const on = b.dataset.tab === name;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+      if (on && focus) b.focus();
+    });
     document.querySelectorAll(".panel").forEach((p) => { p.hidden = p.id !== name; });
+    if (name === "host" && TREE && SERVED && TREE.warmed !== true) {
+      // The coach loads the search on its first question: ask one now, so that the first move is scored fast.
+      TREE.warmed = true;
+      fetch(`api/analyze?game=${encodeURIComponent(TREE.game.name)}&moves=`, { cache: "no-store" }).catch(() => {});
+    }
+  }
+
+  function tabKeys(ev) {
+    const tabs = [...document.querySelectorAll("#tabs button")];
+    const k = tabs.indexOf(document.activeElement);
+    if (k < 0) return;
+    const to = { ArrowRight: k + 1, ArrowLeft: k - 1, Home: 0, End: tabs.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    selectTab(tabs[(to + tabs.length) % tabs.length].dataset.tab, true);
   }
 
   // -- the computer guesses your secret ---------------------------------------------------------
@@ -638,7 +705,9 @@
             type: "button", class: "count", "data-row": which, "data-value": v, "aria-pressed": "false",
             onclick: () => this.choose(which, v),
           }, String(v)))));
-      $("#g-answer").replaceChildren(row(0, names[0], names[1]), row(1, names[2], names[3]));
+      // In the order the game writes its hint: ball=B strike=S puts balls first.
+      const rows = [row(0, names[0], names[1]), row(1, names[2], names[3])];
+      $("#g-answer").replaceChildren(...(game.notation === "baseball" ? rows.reverse() : rows));
       this.render();
     },
 
@@ -689,6 +758,7 @@
     answer() {
       const game = TREE.game, msg = $("#g-message");
       msg.hidden = true;
+      this.rewind = null;
       if (this.done) return;
       const h = this.chosenHint();
       if (h === null) return this.refuse(`Choose both numbers first: how many are right and in place, and how many are right but misplaced.`);
@@ -698,25 +768,66 @@
       if (left.length && h === game.winHint) {
         this.history.push({ node: this.node, hint: h });
         this.done = true;
-        return this.render();
+        this.render();
+        $("#g-done").focus();
+        return;
       }
-      if (!left.length) {
-        const said = this.history.map((x) => `${x.node.text} → ${game.showHint(x.hint)}`).concat([`${this.node.text} → ${game.showHint(h)}`]);
-        return this.refuse(`That cannot be right: no ${game.name} secret gives all of these answers: ${said.join(", ")}. Check your answer for ${this.node.text}, or undo an earlier one.`);
-      }
+      if (!left.length) return this.inconsistent(h);
       const kid = kidFor(this.node, h); // a checked tree has a branch for every hint a remaining secret gives
       this.history.push({ node: this.node, hint: h });
       this.node = kid;
       this.render();
     },
 
-    refuse(text) {
+    refuse(text, ...extra) {
       const msg = $("#g-message");
-      msg.textContent = text;
+      msg.replaceChildren(text, ...extra);
       msg.hidden = false;
+      this.rewind = null;
+    },
+
+    /**
+     * Answer `h` contradicts the earlier ones. The earlier answers agreed with some secret, so this one
+     * alone may be wrong; an earlier answer is a culprit too if, without it, the rest (this one included)
+     * agree with some secret. Undo then goes back to before the latest such answer.
+     */
+    inconsistent(h) {
+      const game = TREE.game;
+      const said = this.history.map((x) => ({ guess: x.node.guess, text: x.node.text, hint: x.hint }))
+        .concat([{ guess: this.node.guess, text: this.node.text, hint: h }]);
+      const fits = (skip) => {
+        for (let s = 0; s < game.size; s++) {
+          if (said.every((x, i) => i === skip || game.score(x.guess, s) === x.hint)) return true;
+        }
+        return false;
+      };
+      const culprits = said.slice(0, -1).map((_, i) => i).filter((i) => fits(i));
+      const name = (i) => `guess ${i + 1} (${said[i].text} → ${game.showHint(said[i].hint)})`;
+      const text = `That cannot be right: no ${game.name} secret gives all of these answers: ${said.map((x) => `${x.text} → ${game.showHint(x.hint)}`).join(", ")}. `;
+      if (!culprits.length) {
+        return this.refuse(text + `Check your answer for ${this.node.text}: without it the others agree.`);
+      }
+      const last = culprits[culprits.length - 1];
+      this.refuse(text + `Either this answer is wrong or ${culprits.length === 1 ? "this earlier one" : "one of these earlier ones"}: ` +
+        culprits.map(name).join(", ") + ` (without ${culprits.length === 1 ? "it" : "any one of them"} the rest agree). Undo goes back to before guess ${last + 1}. `,
+        ...culprits.map((i) => el("button", { type: "button", class: "rewind", "data-to": i, onclick: () => this.back(i) }, `Back to guess ${i + 1}`)));
+      this.rewind = last;
+    },
+
+    /** Go back to before guess `i` (its answer taken back, and every later one). */
+    back(i) {
+      $("#g-message").hidden = true;
+      this.rewind = null;
+      if (i >= this.history.length) return;
+      this.node = this.history[i].node;
+      this.history.length = i;
+      this.done = false;
+      this.render();
+      $("#g-submit").focus();
     },
 
     undo() {
+      if (this.rewind !== null && this.rewind !== undefined) return this.back(this.rewind);
       $("#g-message").hidden = true;
       if (!this.history.length) return;
       const last = this.history.pop();
@@ -741,7 +852,8 @@
         const secret = this.history[n - 1].node.text;
         $("#g-done").replaceChildren(el("div", { class: "big" }, "Found it: ", codeView(game, secret)),
           el("p", {}, `Your secret ${secret} took ${plural(n, "guess", "guesses")}; this tree needs ${avg(TREE.stats.total / TREE.stats.secrets)} on average and never more than ${TREE.stats.max_guesses}.`),
-          el("p", {}, el("button", { type: "button", class: "primary", onclick: () => { $("#g-message").hidden = true; this.start(); } }, "Play again")));
+          el("p", { class: "actions" }, el("button", { type: "button", class: "primary", onclick: () => { $("#g-message").hidden = true; this.start(); } }, "Play again"),
+            el("button", { type: "button", id: "g-undo-found", onclick: () => { this.undo(); $("#g-submit").focus(); } }, `Undo: ${secret} was not it`)));
         $("#g-remaining").replaceChildren();
         return;
       }
@@ -754,24 +866,196 @@
     },
   };
 
+  // -- the coach: exact values of moves (treegen/analysis.py) --------------------------------------
+  // Served by `treegen serve`, the page asks /api/analyze; opened from disk it uses the tree itself,
+  // found by relabelling (a permutation of positions and one of symbols maps a history onto the tree's
+  // when its guesses map onto the tree's guesses: hints are unchanged by such a map).
+
+  function gcd(a, b) { a = Math.abs(a); b = Math.abs(b); while (b) [a, b] = [b, a % b]; return a || 1; }
+  function fraction(num, den) {
+    const g = gcd(num, den);
+    return den / g === 1 ? String(num / g) : `${num / g}/${den / g}`;
+  }
+
+  function* permutations(n) {
+    const a = Array.from({ length: n }, (_, i) => i);
+    const c = new Array(n).fill(0);
+    yield a.slice();
+    let i = 0;
+    while (i < n) {
+      if (c[i] < i) {
+        const j = i % 2 ? c[i] : 0;
+        [a[j], a[i]] = [a[i], a[j]];
+        yield a.slice();
+        c[i]++;
+        i = 0;
+      } else {
+        c[i] = 0;
+        i++;
+      }
+    }
+  }
+
+  /** The relabelling `map` ({perm, sym}) extended to take code `g` to code `t`, or null (analysis.Relabelling.extend). */
+  function extendMap(game, map, g, t) {
+    const P = game.positions, c = game.codes, sym = map.sym.slice();
+    for (let p = 0; p < P; p++) {
+      const a = c[g * P + p], b = c[t * P + map.perm[p]];
+      if (sym[a] === -1) {
+        if (sym.includes(b)) return null;
+        sym[a] = b;
+      } else if (sym[a] !== b) return null;
+    }
+    return { perm: map.perm, sym };
+  }
+
+  /** A code that `map` (extended) takes to code `t`: the player's labels for the tree's guess. */
+  function inverseCode(game, map, t) {
+    const P = game.positions, c = game.codes, inv = new Map();
+    map.sym.forEach((b, a) => { if (b !== -1) inv.set(b, a); });
+    const free = map.sym.map((b, a) => (b === -1 ? a : -1)).filter((a) => a >= 0);
+    let text = "";
+    for (let p = 0; p < P; p++) {
+      const b = c[t * P + map.perm[p]];
+      if (!inv.has(b)) inv.set(b, free.shift());
+      text += game.alphabet[inv.get(b)];
+    }
+    return game.index.get(text);
+  }
+
+  /** The tree node the history ({guess, hint} list) reaches under some relabelling, with every such map; or null. */
+  function locate(tree, history) {
+    const game = tree.game;
+    if (game.positions > 7) return null; // 8! maps per lookup: too slow to try
+    const maps = [];
+    let at = null;
+    for (const perm of permutations(game.positions)) {
+      let map = { perm, sym: new Array(game.symbols).fill(-1) }, node = tree.root;
+      for (const x of history) {
+        map = extendMap(game, map, x.guess, node.guess);
+        if (!map) break;
+        node = kidFor(node, x.hint);
+        if (!node) { map = null; break; }
+      }
+      if (map) { maps.push(map); at = node; }
+    }
+    return at ? { node: at, maps } : null;
+  }
+
+  /** Whether the tree is a proved least total (no cap, not hard mode): its subtrees' totals are the optimum. */
+  function leastTotal(tree) {
+    const p = tree.provenance;
+    return p.objective === "average" && !p.max_guesses && p.consistent_only !== true && p.optimal_total === tree.stats.total;
+  }
+
+  /** The least total of a node's set from the node on (its guesses counted from 1 there). */
+  function nodeTotal(node) { return node.total - (node.depth - 1) * node.secrets.length; }
+
+  function valueObj(total, secrets, source, guess) {
+    return { secrets, exact: true, source, expected: total / secrets, total, fraction: fraction(total, secrets), guess };
+  }
+
+  /**
+   * The analysis the tree alone gives (the page opened from disk, or the server unreachable), shaped as
+   * /api/analyze's; a move the tree cannot value is {unscored: reason}.
+   */
+  function localAnalysis(tree, history) {
+    const game = tree.game, least = leastTotal(tree);
+    const why = least ? "the tree does not cover this position; open the page through treegen serve to score it"
+      : "this tree is not a proved least total; open a least-total tree, or the page through treegen serve";
+    const moves = [];
+    let alive = null;
+    const valueAt = (k) => {
+      if (!least) return null;
+      const found = locate(tree, history.slice(0, k));
+      return found ? { found, total: nodeTotal(found.node) } : null;
+    };
+    let here = valueAt(0);
+    for (let k = 0; k < history.length; k++) {
+      const x = history[k];
+      const before = k ? history[k - 1].left : game.size;
+      const next = x.hint === game.winHint ? null : valueAt(k + 1);
+      if (!here) { moves.push({ unscored: why }); here = next; continue; }
+      const best = valueObj(here.total, before, "tree", game.codeText(inverseCode(game, here.found.maps[0], here.found.node.guess)));
+      const same = here.found.maps.some((m) => extendMap(game, m, x.guess, here.found.node.guess));
+      if (!same) { moves.push({ unscored: why, best }); here = next; continue; }
+      const move = { guess: game.codeText(x.guess), hint: game.formatHint(x.hint), before, after: x.left,
+        value: valueObj(here.total, before, "tree"), best, optimal: true,
+        loss: { exact: true, expected: 0, fraction: "0" }, luck: null };
+      if (x.hint === game.winHint) move.luck = { expected: here.total / before - 1, fraction: fraction(here.total - before, before) };
+      else if (next) {
+        const num = here.total * x.left - before * (x.left + next.total), den = before * x.left;
+        move.luck = { expected: num / den, fraction: fraction(num, den) };
+      }
+      moves.push(move);
+      here = next;
+    }
+    return { moves, local: true, position: here ? valueObj(here.total, history.length ? history[history.length - 1].left : game.size, "tree",
+      game.codeText(inverseCode(game, here.found.maps[0], here.found.node.guess))) : null };
+  }
+
+  /** "GUESS=HINT,..." of a history, for the server's query. */
+  function movesQuery(game, history) {
+    return history.map((x) => `${game.codeText(x.guess)}=${game.formatHint(x.hint)}`).join(",");
+  }
+
+  const SERVED = location.protocol === "http:" || location.protocol === "https:";
+
+  async function serverAnalysis(game, history) {
+    const res = await fetch(`api/analyze?game=${encodeURIComponent(game.name)}&moves=${encodeURIComponent(movesQuery(game, history))}`, { cache: "no-store" });
+    if (!res.ok) throw new Error((await res.text()).trim() || `${res.status} ${res.statusText}`);
+    return res.json();
+  }
+
+  /** The loss of a move as the history table shows it. */
+  function lossText(m) {
+    if (!m || m.unscored) return "not scored";
+    const l = m.loss;
+    if (l.exact) return l.expected === 0 ? "optimal" : `−${l.expected.toFixed(2)}`;
+    return `−${l.at_least.toFixed(2)} or worse`;
+  }
+
+  /** A heuristic guess for a set: the one (of the set, or its first 400) leaving the fewest secrets expected. */
+  function heuristicGuess(game, alive) {
+    const pool = alive.length > 400 ? alive.slice(0, 400) : alive;
+    let best = alive[0], bestScore = Infinity;
+    const counts = new Map();
+    for (const g of pool) {
+      counts.clear();
+      for (const s of alive) { const h = game.score(g, s); counts.set(h, (counts.get(h) || 0) + 1); }
+      let score = 0;
+      for (const [h, n] of counts) if (h !== game.winHint) score += n * n;
+      if (score < bestScore) { bestScore = score; best = g; }
+    }
+    return best;
+  }
+
   // -- you guess the computer's secret ------------------------------------------------------------
   const host = {
     start() {
       const game = TREE.game;
       const r = new Uint32Array(1);
       crypto.getRandomValues(r);
-      this.secret = r[0] % game.size;
-      this.history = []; // {guess, hint, left}
+      this.evil = $("#h-evil").checked;
+      this.secret = this.evil ? null : r[0] % game.size;
+      this.history = []; // {guess, hint, left, couldBe}
       this.alive = null;
       this.done = false;
       this.gaveUp = false;
+      this.analysis = null;
+      this.seq = 0;
+      this.busy = false;
       this.say("");
-      $("#h-intro").textContent = `I have picked a secret: ${game.describe().replace(/, [\d,]+ secrets$/, "")}. ` +
-        `Type your guesses. Hints: ${{ ab: "xAyB, x bulls (right place) and y cows (right symbol, wrong place)",
-          pegs: "a black peg for each right colour in the right place, a white one for each right colour in the wrong place",
-          baseball: "strikes are right digits in the right place; balls are right digits anywhere (strikes count too)" }[game.notation]}.`;
+      const rules = { ab: "xAyB, x bulls (right place) and y cows (right symbol, wrong place)",
+        pegs: "a black peg for each right colour in the right place, a white one for each right colour in the wrong place",
+        baseball: "strikes are right digits in the right place; balls are right digits anywhere (strikes count too)" }[game.notation];
+      $("#h-intro").textContent = (this.evil
+        ? `The evil host holds no secret: it answers each guess so as to keep you guessing longest, while every answer stays true of some secret (${game.describe().replace(/, [\d,]+ secrets$/, "")}). `
+        : `I have picked a secret: ${game.describe().replace(/, [\d,]+ secrets$/, "")}. `) +
+        `Type your guesses${game.notation === "pegs" ? ` (digits ${game.alphabet}, or colour letters ${colourLetters(game)})` : ""}. Hints: ${rules}.` +
+        " Each move is scored against the best move: the expected guesses it loses.";
       $("#h-input").value = "";
-      $("#h-input").placeholder = game.codeText(0);
+      $("#h-input").placeholder = `e.g. ${game.codeText(0)}`;
       $("#h-input").maxLength = game.positions + 8;
       this.render();
     },
@@ -784,19 +1068,74 @@
       return this.alive;
     },
 
-    guess(text) {
+    async guess(text) {
       const game = TREE.game;
       this.say("");
-      if (this.done) return;
-      const code = game.parseCode(text);
+      if (this.done || this.busy) return;
+      const code = parseGuess(game, text);
       if (code instanceof Error) return this.say(code.message + ".", true);
       const alive = this.aliveNow();
       const couldBe = alive.includes(code);
-      const h = game.score(code, this.secret);
+      let h;
+      if (this.evil) {
+        this.busy = true;
+        try {
+          h = await this.evilHint(code);
+        } finally {
+          this.busy = false;
+        }
+      } else h = game.score(code, this.secret);
       this.alive = alive.filter((s) => game.score(code, s) === h);
       this.history.push({ guess: code, hint: h, left: this.alive.length, couldBe });
-      if (code === this.secret) this.done = true;
+      if (h === game.winHint) { this.done = true; this.secret = code; }
       $("#h-input").value = "";
+      this.render();
+      this.score();
+      if (this.done) $("#h-done").focus();
+    },
+
+    /** The evil host's answer: the server's exact host, else the hint of the largest class (labelled). */
+    async evilHint(code) {
+      const game = TREE.game;
+      if (SERVED) {
+        try {
+          const q = `game=${encodeURIComponent(game.name)}&moves=${encodeURIComponent(movesQuery(game, this.history))}&guess=${encodeURIComponent(game.codeText(code))}`;
+          const res = await fetch(`api/evil?${q}`, { cache: "no-store" });
+          if (res.ok) {
+            const reply = await res.json();
+            this.evilNote = reply.exact ? "" : "(the host answered with the largest class: its classes are too large to search)";
+            return game.hint(Number(reply.hint[0]), Number(reply.hint[2]));
+          }
+        } catch (e) { /* fall through to the largest class */ }
+      }
+      const counts = new Map();
+      for (const s of this.aliveNow()) { const h = game.score(code, s); counts.set(h, (counts.get(h) || 0) + 1); }
+      let best = null;
+      for (const [h, n] of counts) {
+        const w = h === game.winHint ? -1 : n;
+        if (best === null || w > best[1] || (w === best[1] && h < best[0])) best = [h, w];
+      }
+      this.evilNote = "(without the server the host answers with the largest class, not the exact longest game)";
+      return best[0];
+    },
+
+    /** Score every move so far: the server's exact analysis when served, else what the tree gives. */
+    async score() {
+      const game = TREE.game, history = this.history.slice(), seq = ++this.seq;
+      this.analysis = localAnalysis(TREE, history);
+      this.render();
+      if (!SERVED || !history.length) return;
+      this.scoring = true;
+      try {
+        const got = await serverAnalysis(game, history);
+        if (seq !== this.seq) return;
+        this.analysis = got;
+      } catch (e) {
+        if (seq !== this.seq) return;
+        this.analysis.error = `The server could not score the moves (${e.message}); scores here come from the tree alone.`;
+      } finally {
+        if (seq === this.seq) this.scoring = false;
+      }
       this.render();
     },
 
@@ -814,25 +1153,45 @@
       return node;
     },
 
-    advise() {
+    /** Advice that never stops: the tree's move, on its path or found by relabelling; the server's exact move; a heuristic. */
+    async advise() {
       const game = TREE.game;
       if (this.done) return;
       const node = this.treeNode();
-      if (typeof node === "string") {
-        const alive = this.aliveNow();
-        return this.say(`${node} It has no advice for this game; any of the ${plural(alive.length, "possible secret")} is worth a try, e.g. ${game.codeText(alive[0])}.`);
+      const offer = (code, text) => { this.say(text); $("#h-input").value = game.codeText(code); $("#h-input").focus(); };
+      if (typeof node !== "string") {
+        const left = node.secrets.length;
+        return offer(node.guess, `The tree plays ${node.text} here` + (left > 1 ? `: from here it needs ${avg(node.total / left - (node.depth - 1))} more guesses on average, at most ${node.max - node.depth + 1}.` : ": it is the only secret left."));
       }
-      const left = node.secrets.length;
-      this.say(`The tree plays ${node.text} here` + (left > 1 ? `: from here it needs ${avg(node.total / left - (node.depth - 1))} more guesses on average, at most ${node.max - node.depth + 1}.` : ": it is the only secret left."));
-      $("#h-input").value = node.text;
-      $("#h-input").focus();
+      const found = locate(TREE, this.history);
+      if (found) {
+        const code = inverseCode(game, found.maps[0], found.node.guess), left = found.node.secrets.length;
+        return offer(code, `${node} But this position is the tree's own under a relabelling of positions and symbols: the tree's move, relabelled, is ${game.codeText(code)}` +
+          (left > 1 ? ` (${avg(nodeTotal(found.node) / left)} more guesses on average).` : "."));
+      }
+      const alive = this.aliveNow();
+      if (SERVED) {
+        this.say(`${node} Asking the server for the best move…`);
+        try {
+          const got = await serverAnalysis(game, this.history);
+          const pos = got.position;
+          if (pos && pos.guess) {
+            return offer(game.parseCode(pos.guess), `${node} The best move here, by exact search, is ${pos.guess}: ` +
+              (pos.exact ? `${pos.expected.toFixed(4)} more guesses on average (${pos.fraction}).` : `at least ${pos.expected.toFixed(4)} more guesses on average.`));
+          }
+        } catch (e) { /* a heuristic below */ }
+      }
+      const code = heuristicGuess(game, alive);
+      offer(code, `${node} A heuristic move (not proved best: it leaves the fewest secrets expected): ${game.codeText(code)}, of ${plural(alive.length, "possible secret")}.`);
     },
 
     giveUp() {
       if (this.done) return;
       this.done = true;
       this.gaveUp = true;
+      if (this.evil) this.secret = this.aliveNow()[0];
       this.render();
+      $("#h-done").focus();
     },
 
     say(text, error) {
@@ -844,12 +1203,25 @@
 
     render() {
       const game = TREE.game;
-      $("#h-history").replaceChildren(...this.history.map((x, i) => el("tr", {},
-        el("td", { class: "n" }, String(i + 1)), el("td", {}, codeView(game, x.guess)), el("td", {}, hintView(game, x.hint)),
-        el("td", { class: "num" }, x.hint === game.winHint ? "found" : plural(x.left, "secret") + " left"),
-        el("td", { class: "muted note" }, x.couldBe ? "" : "could not be the secret"))));
+      const moves = this.analysis ? this.analysis.moves : [];
+      $("#h-history").replaceChildren(...this.history.map((x, i) => {
+        const m = moves[i];
+        const best = m && m.best;
+        const scoreCell = el("td", { class: "score" + (m && m.optimal ? " good" : "") + (m && !m.unscored && !m.optimal ? " lost" : ""),
+          "data-loss": m && !m.unscored ? (m.loss.exact ? m.loss.fraction : `>=${m.loss.at_least}`) : "",
+          title: m && m.unscored ? m.unscored : "expected guesses lost against the best move" },
+          this.scoring && (!m || m.unscored) ? "scoring…" : lossText(m));
+        const bestCell = el("td", { class: "best" }, best && best.guess ? el("details", {}, el("summary", {}, "best"),
+          el("span", {}, codeView(game, best.guess), ` ${best.exact ? best.expected.toFixed(4) : "≥ " + best.expected.toFixed(4)} to go`)) : "");
+        return el("tr", {},
+          el("td", { class: "n" }, String(i + 1)), el("td", {}, codeView(game, x.guess)), el("td", {}, hintView(game, x.hint)),
+          el("td", { class: "num" }, x.hint === game.winHint ? "found" : plural(x.left, "secret") + " left"),
+          el("td", { class: "muted note" }, x.couldBe ? "" : "could not be the secret"), scoreCell, bestCell);
+      }));
       $("#h-table").hidden = !this.history.length;
       $("#h-form").hidden = this.done;
+      $("#h-coach").textContent = this.analysis && this.analysis.error ? this.analysis.error
+        : this.evil && this.evilNote && this.history.length ? this.evilNote : "";
       const alive = this.aliveNow();
       const rem = $("#h-remaining");
       rem.hidden = this.done;
@@ -863,19 +1235,32 @@
         el("p", { class: "codes" }, listCodes(game, alive, 24)));
     },
 
+    /** The verdict of a game: the coach's summary, and how the tree would have solved the secret. */
     summary() {
       const game = TREE.game, n = this.history.length, secret = game.codeText(this.secret);
       const steps = treePath(TREE, this.secret);
       const treeLine = el("div", { class: "path" }, steps.map((s) => el("span", { class: "step" }, codeView(game, s.node.guess), hintView(game, s.hint))));
       const mean = TREE.stats.total / TREE.stats.secrets;
       let verdict;
-      if (this.gaveUp) verdict = `You gave up after ${plural(n, "guess", "guesses")}.`;
+      if (this.gaveUp) verdict = this.evil ? `You gave up after ${plural(n, "guess", "guesses")}; the host could still have held any of ${plural(this.aliveNow().length, "secret")}.` : `You gave up after ${plural(n, "guess", "guesses")}.`;
+      else if (this.evil) verdict = `The evil host gave in after ${plural(n, "guess", "guesses")}.`;
       else if (n < steps.length) verdict = `You beat the tree: ${plural(n, "guess", "guesses")} against its ${steps.length}. Lucky, or brilliant?`;
       else if (n === steps.length) verdict = `You matched the tree: ${plural(n, "guess", "guesses")}, as it does.`;
       else verdict = `You needed ${plural(n, "guess", "guesses")}; the tree needs ${steps.length} for this secret.`;
+      const a = this.analysis;
+      let coachLine;
+      if (this.scoring) coachLine = "Scoring your moves…";
+      else if (a && a.summary) coachLine = a.summary.text;
+      else if (a) {
+        const scored = a.moves.filter((m) => !m.unscored);
+        coachLine = scored.length === a.moves.length
+          ? `${scored.filter((m) => m.optimal).length} of your ${plural(a.moves.length, "move")} were optimal (the tree's own moves).`
+          : `${plural(scored.length, "move")} of ${a.moves.length} scored from the tree (all optimal: the tree's own moves); the others need the page served by treegen serve.`;
+      }
       $("#h-done").replaceChildren(
-        el("div", { class: "big" }, "The secret was ", codeView(game, secret)),
+        el("div", { class: "big" }, this.gaveUp && this.evil ? "One secret it could have held: " : "The secret was ", codeView(game, secret)),
         el("p", { id: "h-verdict" }, verdict, ` Over all ${fmt(TREE.stats.secrets)} secrets the tree averages ${avg(mean)} guesses and never needs more than ${TREE.stats.max_guesses}.`),
+        el("p", { id: "h-summary", class: "coach" }, coachLine || ""),
         el("p", { class: "muted" }, "How the tree solves it:"), treeLine,
         el("p", {}, el("button", { type: "button", class: "primary", onclick: () => this.start() }, "Play again")));
       $("#h-done").hidden = false;
@@ -887,7 +1272,7 @@
     start() {
       const game = TREE.game;
       $("#x-search").value = "";
-      $("#x-search").placeholder = `a secret, e.g. ${game.codeText(game.size - 1)}`;
+      $("#x-search").placeholder = `e.g. ${game.codeText(game.size - 1)}`;
       $("#x-result").replaceChildren();
       const root = TREE.root;
       const top = el("li", { class: "node open", "data-path": "" }, this.row(root, null, root.secrets.length), this.kids(root, ""));
@@ -985,6 +1370,14 @@
       if (ev.dataTransfer.files.length) loadFile(ev.dataTransfer.files[0]);
     });
     document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => selectTab(b.dataset.tab)));
+    $("#tabs").addEventListener("keydown", tabKeys);
+    $("#h-evil").addEventListener("change", (ev) => {
+      if (host.history.length && !host.done && !window.confirm("Start a new game? The game under way will be lost.")) {
+        ev.target.checked = !ev.target.checked;
+        return;
+      }
+      host.start();
+    });
     $("#g-submit").addEventListener("click", () => guesser.answer());
     $("#g-undo").addEventListener("click", () => guesser.undo());
     document.querySelectorAll(".g-restart").forEach((b) => b.addEventListener("click", () => { $("#g-message").hidden = true; guesser.start(); }));
