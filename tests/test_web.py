@@ -576,3 +576,321 @@ def _screenshots(page, tree, out: Path) -> None:
     page.fill("#x-search", secret)
     page.press("#x-search", "Enter")
     page.locator("#explore").screenshot(path=str(out / "screenshot-explore.png"))
+
+
+# -- the page as a player meets it (issue: defects found by playing) --------------------------------
+
+
+def _in_view(page, selector: str) -> bool:
+    return page.evaluate(
+        "(s) => { const r = document.querySelector(s).getBoundingClientRect(); return r.top >= -1 && r.top < innerHeight; }",
+        selector)
+
+
+@pytest.mark.parametrize("viewport", [(1100, 900), (390, 844)])
+def test_picking_a_tree_brings_the_game_into_view(browser, server, viewport):
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    try:
+        page.goto(server)
+        page.click(f'#shipped tr[data-file="{NB}"]')
+        page.wait_for_selector(f'body[data-loaded="{NB}"]')
+        assert _in_view(page, "#workspace")
+        assert page.evaluate("document.querySelector('#workspace').contains(document.activeElement)")
+        assert page.evaluate("location.hash") == f"#tree={NB}"
+        # the link opens the same tree
+        page.goto(server + f"#tree={MM}")
+        page.reload()
+        page.wait_for_selector(f'body[data-loaded="{MM}"]')
+    finally:
+        context.close()
+
+
+def _overflow(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - innerWidth")
+
+
+@pytest.mark.parametrize("width", [320, 390, 768])
+def test_no_horizontal_overflow_on_small_screens(browser, server, width):
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.on("dialog", lambda d: d.accept())  # "the game under way will be lost": yes
+    try:
+        page.goto(server)
+        page.wait_for_selector("table.trees")
+        assert _overflow(page) <= 0
+        # the list of trees fits without scrolling sideways
+        assert page.evaluate("(() => { const t = document.querySelector('table.trees'); return t.scrollWidth <= t.parentElement.clientWidth; })()")
+        for name in (NB, MM):
+            page.click(f'#shipped tr[data-file="{name}"]')
+            page.wait_for_selector(f'body[data-loaded="{name}"]')
+            for tab in ("guesser", "host", "explore"):
+                page.click(f'#tabs button[data-tab="{tab}"]')
+                if tab == "host":
+                    page.fill("#h-input", load_tree(SHIPPED / name).root.guess)
+                    page.press("#h-input", "Enter")
+                    page.wait_for_selector("#h-history tr")
+                if tab == "explore":
+                    page.fill("#x-search", "1234")
+                    page.press("#x-search", "Enter")
+                assert _overflow(page) <= 0, (width, name, tab)
+    finally:
+        context.close()
+
+
+def test_a_win_entered_by_mistake_can_be_undone(page):
+    tree = load_tree(SHIPPED / BC)
+    open_tree(page, BC)
+    _click_hint(page, tree.game, 4, 0)
+    assert page.is_visible("#g-done")
+    assert page.evaluate("document.activeElement.id") == "g-done"  # focus follows the end panel
+    page.click("#g-undo-found")
+    assert page.is_hidden("#g-done") and page.locator("#g-history li").count() == 0
+    assert page.get_attribute("#g-guess .code", "data-code") == tree.root.guess
+    _click_hint(page, tree.game, 0, 1)  # and the game goes on
+    assert page.locator("#g-history li").count() == 1
+
+
+def _culprits(codes, said):
+    """The earlier answers (indices) without which the rest, the last one included, agree with some secret."""
+    def fits(skip):
+        return any(all(i == skip or naive_hint(g, s) == h for i, (g, h) in enumerate(said)) for s in codes)
+    return [i for i in range(len(said) - 1) if fits(i)]
+
+
+def test_contradicting_answers_name_the_culprit(page):
+    """A wrong answer at guess 2 that some secret could still give, then true answers: when they contradict,
+    the page says so at once, names guess 2, and one Undo goes back to before it."""
+    tree = load_tree(SHIPPED / BC)
+    game = tree.game
+    codes = naive_codes(game)
+    rng = random.Random(21)
+    while True:  # a secret and a wrong second answer whose only earlier culprit is guess 2
+        secret = rng.choice(codes)
+        path, node, said = [], tree.root, []
+        first = (node.guess, naive_hint(node.guess, secret))
+        node = node.child("{}A{}B".format(*first[1]))
+        if node is None or first[1] == (4, 0):
+            continue
+        truth = naive_hint(node.guess, secret)
+        left = consistent(codes, [first])
+        wrong = [h for h in {naive_hint(node.guess, s) for s in left} if h != truth and h != (4, 0)]
+        if not wrong:
+            continue
+        said = [first, (node.guess, rng.choice(sorted(wrong)))]
+        node = node.child("{}A{}B".format(*said[1][1]))
+        while node is not None and consistent(codes, said + [(node.guess, naive_hint(node.guess, secret))]):
+            said.append((node.guess, naive_hint(node.guess, secret)))
+            if said[-1][1] == (4, 0):
+                node = None
+                break
+            node = node.child("{}A{}B".format(*said[-1][1]))
+        if node is None:
+            continue
+        last = (node.guess, naive_hint(node.guess, secret))
+        if _culprits(codes, said + [last]) == [1]:
+            break
+    open_tree(page, BC)
+    for guess, hint in said:
+        assert page.get_attribute("#g-guess .code", "data-code") == guess
+        _click_hint(page, game, *hint)
+    _click_hint(page, game, *last[1])
+    message = page.text_content("#g-message")
+    assert "That cannot be right" in message and "guess 2 (" in message and "Undo goes back to before guess 2" in message
+    assert page.locator("#g-history li").count() == len(said)
+    page.click("#g-undo")
+    assert page.locator("#g-history li").count() == 1 and page.is_hidden("#g-message")
+    assert page.get_attribute("#g-guess .code", "data-code") == said[1][0]
+
+
+def test_picking_a_tree_during_a_game_asks_first(page):
+    tree = load_tree(SHIPPED / BC)
+    open_tree(page, BC)
+    _click_hint(page, tree.game, 0, 1)
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click(f'#shipped tr[data-file="{BC}"]')  # even the tree in use
+    assert asked and "will be lost" in asked[0]
+    assert page.locator("#g-history li").count() == 1
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    page.click(f'#shipped tr[data-file="{MM}"]')
+    page.wait_for_selector(f'body[data-loaded="{MM}"]')
+    assert len(asked) == 2 and page.locator("#g-history li").count() == 0
+
+
+def _contrast(c1: str, c2: str) -> float:
+    def lum(c):
+        r, g, b = (int(x) / 255 for x in re.findall(r"[\d.]+", c)[:3])
+        f = lambda v: v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4  # noqa: E731
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
+    a, b = sorted((lum(c1), lum(c2)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_keyboard_focus_names_and_contrast(page):
+    open_tree(page, MM)
+    # tree rows are buttons with a name that reads as words
+    names = page.eval_on_selector_all("#shipped button.pick", "bs => bs.map((b) => b.getAttribute('aria-label'))")
+    assert any(n.startswith("Play with mastermind, least total") and "(file mastermind-optimal-average.json)" in n for n in names)
+    assert page.text_content(f'#shipped tr[data-file="{MM}"] button.pick') == f"mastermind {MM}"
+    # the tabs: one tab stop, arrow keys move between them
+    page.focus("#tab-guesser")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-host" and page.is_visible("#host")
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.id") == "tab-explore" and page.is_visible("#explore")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-guesser"
+    assert page.eval_on_selector_all("#tabs button", "bs => bs.map((b) => b.tabIndex)") == [0, -1, -1]
+    # live regions announce the computer's next guess and the end panels
+    assert page.get_attribute("#g-current .guess-line", "aria-live") == "polite"
+    assert page.get_attribute("#g-done", "aria-live") == "polite" and page.get_attribute("#h-done", "aria-live") == "polite"
+    # focus after "Give up" moves to the end panel
+    page.click('#tabs button[data-tab="host"]')
+    page.click("#h-giveup")
+    assert page.evaluate("document.activeElement.id") == "h-done"
+    # the focus ring against white, and the digits on every peg colour
+    ring = page.evaluate("getComputedStyle(document.querySelector('#h-done button')).getPropertyValue('--accent')")
+    page.focus("#h-done button")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert _contrast(outline, "rgb(255, 255, 255)") >= 3, (outline, ring)
+    pegs = page.evaluate("""() => { const out = []; for (let k = 0; k < 10; k++) {
+        const s = document.createElement('span'); s.className = 'sym c' + k; const c = document.createElement('span');
+        c.className = 'code colours'; c.append(s); document.body.append(c); const st = getComputedStyle(s);
+        out.push([st.color, st.backgroundColor]); c.remove(); } return out; }""")
+    for k, (fg, bg) in enumerate(pegs):
+        assert _contrast(fg, bg) >= 4.5, (k, fg, bg)
+
+
+def test_mastermind_takes_colour_letters(page):
+    open_tree(page, MM)
+    page.click('#tabs button[data-tab="host"]')
+    page.evaluate("window.treegen.host.secret = 0")  # 1111, so that RGBY does not win
+    page.fill("#h-input", "rgby")
+    page.press("#h-input", "Enter")
+    page.wait_for_selector("#h-history tr")
+    assert page.get_attribute("#h-history tr .code", "data-code") == "1234"
+    page.fill("#h-input", "RGBX")
+    page.press("#h-input", "Enter")
+    assert "the colour letters RGBYPC (R red, G green" in page.text_content("#h-message")
+    page.click('#tabs button[data-tab="explore"]')
+    page.fill("#x-search", "CCPP")
+    page.press("#x-search", "Enter")
+    assert page.locator("#x-result .step").last.locator(".code").get_attribute("data-code") == "6655"
+
+
+def test_placeholder_fits_and_baseball_reads_balls_first(page):
+    open_tree(page, NB)
+    labels = page.locator("#g-answer .count-label strong").all_text_contents()
+    assert labels == ["Balls", "Strikes"]  # as its hints are written: ball=3 strike=1
+    page.click('#tabs button[data-tab="explore"]')
+    fits = page.evaluate("""() => { const i = document.querySelector('#x-search'), st = getComputedStyle(i);
+        const ctx = document.createElement('canvas').getContext('2d'); ctx.font = st.font;
+        const text = i.placeholder.toUpperCase();
+        const w = ctx.measureText(text).width + parseFloat(st.letterSpacing || 0) * text.length;
+        return w <= i.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight); }""")
+    assert fits
+
+
+# -- the coach on the page ---------------------------------------------------------------------------
+
+
+def _analyze(game, moves):
+    argv = [f"{g}={'{}A{}B'.format(*h)}" for g, h in moves]
+    proc = subprocess.run([TREEGEN, "analyze", "--game", game.name, "--json", "--budget", "30", *argv],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("name, seed", [(MM, 7), (BC, 8)])
+def test_the_page_scores_moves_as_treegen_analyze_does(page, name, seed):
+    """Games played in "You guess" against the server: each row's loss is treegen analyze's, exactly."""
+    tree = load_tree(SHIPPED / name)
+    game = tree.game
+    codes = naive_codes(game)
+    rng = random.Random(seed)
+    open_tree(page, name)
+    page.click('#tabs button[data-tab="host"]')
+    for _ in range(2):
+        secret = rng.randrange(len(codes))
+        page.evaluate(f"window.treegen.host.secret = {secret}")
+        moves = []
+        while page.is_hidden("#h-done") and len(moves) < 8:
+            alive = consistent(codes, moves)
+            guess = rng.choice(alive if rng.random() < 0.7 else codes)  # now and then a code that cannot win
+            page.fill("#h-input", guess)
+            page.press("#h-input", "Enter")
+            moves.append((guess, naive_hint(guess, codes[secret])))
+            page.wait_for_function("(n) => document.querySelectorAll('#h-history tr').length === n && "
+                                   "!window.treegen.host.scoring", arg=len(moves), timeout=60000)
+        want = _analyze(game, moves)
+        got = page.eval_on_selector_all("#h-history td.score", "tds => tds.map((t) => t.dataset.loss)")
+        assert got == [m["loss"]["fraction"] for m in want["moves"]], (moves, got)
+        if page.is_visible("#h-done"):
+            assert page.text_content("#h-summary") == want["summary"]["text"]
+            page.click("#h-done button")
+        else:
+            page.click("#h-giveup")
+            page.click("#h-done button")
+
+
+def test_advice_off_the_path_comes_from_the_relabelled_tree(page):
+    """Opening bulls-cows with 9876 instead of the tree's 0123: the tree is found by relabelling, its move
+    offered in the player's labels, and that move scores as optimal."""
+    open_tree(page, BC)
+    page.click('#tabs button[data-tab="host"]')
+    page.evaluate("window.treegen.host.secret = 5039")  # 9876
+    page.fill("#h-input", "8765")
+    page.press("#h-input", "Enter")
+    page.click("#h-advice")
+    assert "under a relabelling" in page.text_content("#h-message")
+    advice = page.input_value("#h-input")
+    page.press("#h-input", "Enter")
+    page.wait_for_function("() => document.querySelectorAll('#h-history tr').length === 2 && !window.treegen.host.scoring")
+    assert page.locator("#h-history td.score").nth(0).text_content() == "optimal"  # every opening is alike
+    assert page.locator("#h-history td.score").nth(1).text_content() == "optimal", advice
+
+
+def test_the_evil_host_answers_as_treegen_play_does(page):
+    from treegen.adversary import EvilHost
+    from treegen.rules import format_hint, parse_code
+
+    game = resolve_game("mastermind")
+    host = EvilHost(game)
+    open_tree(page, MM)
+    page.click('#tabs button[data-tab="host"]')
+    page.check("#h-evil")
+    assert "evil host holds no secret" in page.text_content("#h-intro")
+    for k, guess in enumerate(["1122", "3344", "5566", "1356", "2345"]):
+        if page.is_visible("#h-done"):
+            break
+        page.fill("#h-input", guess)
+        page.press("#h-input", "Enter")
+        page.wait_for_selector(f"#h-history tr:nth-child({k + 1})")
+        want = format_hint(game, host.answer(parse_code(game, guess)).hint)
+        assert page.locator("#h-history tr").nth(k).locator(".hint").get_attribute("data-hint") == want
+
+
+def test_the_page_from_disk_scores_the_trees_own_moves(browser):
+    context = browser.new_context()
+    pg = context.new_page()
+    try:
+        pg.goto((WEB / "index.html").as_uri())
+        pg.set_input_files("#file", str(SHIPPED / MM))
+        pg.wait_for_selector(f'body[data-loaded="{MM}"]')
+        pg.click('#tabs button[data-tab="host"]')
+        tree = load_tree(SHIPPED / MM)
+        pg.evaluate("window.treegen.host.secret = 1295")  # 6666
+        pg.click("#h-advice")
+        pg.press("#h-input", "Enter")
+        pg.fill("#h-input", "1111")  # off the tree
+        pg.press("#h-input", "Enter")
+        scores = pg.locator("#h-history td.score").all_text_contents()
+        assert scores == ["optimal", "not scored"]
+        assert "serve" in pg.get_attribute("#h-history tr:nth-child(2) td.score", "title")
+        assert pg.locator("#h-history tr").nth(0).locator("td:nth-child(2) .code").get_attribute("data-code") == tree.root.guess
+    finally:
+        context.close()
