@@ -559,7 +559,8 @@ def test_screenshot(page, tmp_path):
         _screenshots(page, tree, out)
     finally:
         stop_server(proc)
-    for name, least in (("screenshot.png", (1100, 900)), ("screenshot-explore.png", (800, 400))):
+    for name, least in (("screenshot.png", (1100, 900)), ("screenshot-explore.png", (800, 400)),
+                        ("screenshot-coach.png", (1000, 400)), ("screenshot-coach-phone.png", (360, 600))):
         data = (out / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000
         width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -576,6 +577,19 @@ def _screenshots(page, tree, out: Path) -> None:
     page.fill("#x-search", secret)
     page.press("#x-search", "Enter")
     page.locator("#explore").screenshot(path=str(out / "screenshot-explore.png"))
+    # A game scored by the coach, on a desktop and on a phone: the same moves, ending in the summary.
+    for viewport, name in (((1100, 900), "screenshot-coach.png"), ((390, 844), "screenshot-coach-phone.png")):
+        page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        page.click('#tabs button[data-tab="host"]')
+        page.evaluate(f"window.treegen.host.secret = {tree.game.code_index[tuple(tree.game.alphabet.index(c) for c in secret)]}")
+        for k, guess in enumerate(["1234", "3456", "2641", secret]):
+            page.fill("#h-input", guess)
+            page.press("#h-input", "Enter")
+            page.wait_for_function("(n) => document.querySelectorAll('#h-history tr').length === n && !window.treegen.host.scoring",
+                                   arg=k + 1, timeout=60000)
+        page.locator("#h-history tr").nth(1).locator("details summary").click()
+        page.locator("#host").screenshot(path=str(out / name))
+        page.click("#h-done button")
 
 
 # -- the page as a player meets it (issue: defects found by playing) --------------------------------
@@ -894,3 +908,44 @@ def test_the_page_from_disk_scores_the_trees_own_moves(browser):
         assert pg.locator("#h-history tr").nth(0).locator("td:nth-child(2) .code").get_attribute("data-code") == tree.root.guess
     finally:
         context.close()
+
+
+AXE = REPO / "tests" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _axe(page) -> list[str]:
+    """axe-core's WCAG 2 A and AA violations on the page as it is (rule, then the first offending node)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => (await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }))
+        .violations.map((v) => v.id + ': ' + v.help + ' at ' + v.nodes[0].target.join(' ') + ' (' + v.nodes.length + ')')""")
+    return found
+
+
+def test_the_page_passes_axe(page):
+    """axe-core (npm, installed by the README's test command) finds no WCAG 2.1 A/AA violation in each state
+    a player meets: the list, a game under way and finished in both roles, the explorer."""
+    assert AXE.is_file(), "axe-core is missing: npm ci --prefix tests (the README's test command runs it)"
+    page.goto(page.base)
+    page.wait_for_selector("table.trees")
+    states = {"the list": _axe(page)}
+    tree = load_tree(SHIPPED / MM)
+    open_tree(page, MM)
+    _click_hint(page, tree.game, 1, 0)
+    states["computer guesses"] = _axe(page)
+    _click_hint(page, tree.game, 4, 0)
+    states["computer found it"] = _axe(page)
+    page.click('#tabs button[data-tab="host"]')
+    page.evaluate("window.treegen.host.secret = 0")
+    page.fill("#h-input", "1234")
+    page.press("#h-input", "Enter")
+    page.wait_for_function("() => !window.treegen.host.scoring && document.querySelectorAll('#h-history tr').length === 1")
+    page.click("#h-advice")
+    states["you guess"] = _axe(page)
+    page.click("#h-giveup")
+    states["you gave up"] = _axe(page)
+    page.click('#tabs button[data-tab="explore"]')
+    page.fill("#x-search", "6543")
+    page.press("#x-search", "Enter")
+    states["explore"] = _axe(page)
+    assert {k: v for k, v in states.items() if v} == {}
