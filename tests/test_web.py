@@ -949,3 +949,31 @@ def test_the_page_passes_axe(page):
     page.press("#x-search", "Enter")
     states["explore"] = _axe(page)
     assert {k: v for k, v in states.items() if v} == {}
+
+
+def test_compare_two_trees_in_the_page(page, trees_dir):
+    """The explorer's comparison lists the positions treegen.compare finds, in its order, with its figures."""
+    from treegen.compare import compare_trees
+
+    crush = "bulls-cows-optimal-crush.json"
+    shutil.copy(SHIPPED / crush, trees_dir / crush)
+    try:
+        open_tree(page, BC)
+        page.click('#tabs button[data-tab="explore"]')
+        page.click("#x-compare summary")
+        page.select_option("#x-other", crush)
+        page.wait_for_selector("#x-compare-result ol.differences li")
+        want = compare_trees(load_tree(SHIPPED / BC), load_tree(SHIPPED / crush))
+        paths = page.eval_on_selector_all("#x-compare-result ol.differences li", "ls => ls.map((l) => l.dataset.path)")
+        assert paths == [" ".join(d.path) for d in want.differences[:10]]
+        first = page.text_content("#x-compare-result ol.differences li")
+        d = want.differences[0]
+        assert f"{d.subtrees[0].total / d.subtrees[0].secrets:.4f} on average" in first
+        cells = page.locator("#x-compare-result table tbody tr").first.locator("td").all_text_contents()
+        assert cells == ["26,274", "26,450"]
+        # a tree of another game is refused in one line
+        page.set_input_files("#x-other-file", str(SHIPPED / MM))
+        page.wait_for_selector("#x-compare-result p.error")
+        assert "is a tree for mastermind, not bulls-cows" in page.text_content("#x-compare-result")
+    finally:
+        (trees_dir / crush).unlink()

@@ -40,7 +40,7 @@ examples:
 # The commands in the order ``treegen --help`` lists them; each adds its subparser and options.
 COMMANDS = (
     games.add_games, games.add_hint, games.add_candidates,
-    trees.add_verify, play.add_play, coach.add_analyze, trees.add_show, trees.add_import, trees.add_export,
+    trees.add_verify, play.add_play, coach.add_analyze, trees.add_show, coach.add_compare, trees.add_import, trees.add_export,
     heuristics.add_build, heuristics.add_eval,
     solve.add_solve, serve.add_serve, static.add_static, value.add_value,
 )

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from ..rules import TreegenError, resolve_game
-from .common import Exit, add_command, add_game, seconds
+from .common import Exit, add_command, add_game, seconds, whole
 
 # -- analyze ---------------------------------------------------------------------------------------
 
@@ -107,3 +107,70 @@ def format_analysis(obj: dict) -> list[str]:
                      "lower bounds (≥) only")
     lines.append(obj["summary"]["text"])
     return lines
+
+
+# -- compare ---------------------------------------------------------------------------------------
+
+
+def add_compare(sub) -> None:
+    p = add_command(
+        sub, "compare", cmd_compare,
+        "two trees of one game side by side: totals, histograms, and the first positions where they differ",
+        "  treegen compare trees/bulls-cows-optimal-average.json trees/bulls-cows-optimal-crush.json\n"
+        "  treegen compare trees/mastermind-optimal-average.json mastermind-entropy.json --limit 3\n",
+    )
+    p.add_argument("first", metavar="A", help="a tree file")
+    p.add_argument("second", metavar="B", help="a tree file of the same game")
+    p.add_argument("--limit", type=whole(0, 10**6), default=10, metavar="N",
+                   help="list at most N differences (default 10; 0: all)")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def comparison_to_obj(c, names: tuple[str, str], limit: int) -> dict:
+    shown = c.differences if limit == 0 else c.differences[:limit]
+    return {
+        "trees": [{"file": n, "secrets": s.secrets, "total": s.total, "average": round(s.average, 6),
+                   "max_guesses": s.max_guesses, "histogram": list(s.histogram)} for n, s in zip(names, c.stats)],
+        "positions": c.positions, "differences_found": len(c.differences),
+        "differences": [{"path": list(d.path), "depth": d.depth, "secrets": d.subtrees[0].secrets,
+                         "guesses": list(d.guesses),
+                         "totals": [t.total for t in d.subtrees], "max_guesses": [t.most for t in d.subtrees]}
+                        for d in shown],
+    }
+
+
+def cmd_compare(args) -> int:
+    from ..compare import compare_trees
+    from .trees import load
+
+    a, b = load(args.first, None), load(args.second, None)
+    obj = comparison_to_obj(compare_trees(a, b), (args.first, args.second), args.limit)
+    if args.json:
+        import orjson
+
+        sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n")
+        return Exit.OK
+    ta, tb = obj["trees"]
+    rows = [("", "A", "B"), ("file", ta["file"], tb["file"]), ("total", f"{ta['total']:,}", f"{tb['total']:,}"),
+            ("average", f"{ta['average']:.4f}", f"{tb['average']:.4f}"), ("max", str(ta["max_guesses"]), str(tb["max_guesses"]))]
+    for k in range(1, max(len(ta["histogram"]), len(tb["histogram"]))):
+        ha, hb = (t["histogram"][k] if k < len(t["histogram"]) else 0 for t in (ta, tb))
+        rows.append((f"{k} guess{'es' if k != 1 else ''}", f"{ha:,}", f"{hb:,}"))
+    w = [max(len(r[i]) for r in rows) for i in range(3)]
+    print(f"{a.game.name}: two trees side by side")
+    for r in rows:
+        print(f"  {r[0]:<{w[0]}}  {r[1]:>{w[1]}}  {r[2]:>{w[2]}}".rstrip())
+    n = obj["differences_found"]
+    if n == 0:
+        print("The trees make the same guess everywhere." if ta["total"] == tb["total"] else "")
+        return Exit.OK
+    print(f"They guess alike until {n} position{'s' if n != 1 else ''} (shallowest first, larger sets first):")
+    for d in obj["differences"]:
+        where = " ".join(d["path"]) if d["path"] else "the first guess"
+        s = d["secrets"]
+        print(f"  guess {d['depth']} after {where} ({s:,} secret{'s' if s != 1 else ''}): "
+              f"A plays {d['guesses'][0]} ({d['totals'][0] / s:.4f} on average from here, at most {d['max_guesses'][0]}), "
+              f"B plays {d['guesses'][1]} ({d['totals'][1] / s:.4f}, at most {d['max_guesses'][1]})")
+    if len(obj["differences"]) < n:
+        print(f"  ... and {n - len(obj['differences'])} more (--limit 0 lists them all)")
+    return Exit.OK

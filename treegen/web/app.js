@@ -509,6 +509,7 @@
   // The page
   // ---------------------------------------------------------------------------------------------
   let TREE = null; // the tree in use: readTree's result plus {source}
+  let LISTED = []; // the server's listing of trees (empty from disk)
 
   function showLoadError(source, message) {
     const box = $("#load-error");
@@ -545,6 +546,7 @@
     guesser.start();
     host.start();
     explorer.start();
+    comparer.start();
     $("#workspace").hidden = false;
     document.body.dataset.loaded = source;
     return true;
@@ -592,6 +594,7 @@
       box.replaceChildren(el("p", { class: "muted" }, `No tree files (*.json) in ${data.folder}; choose a file below, or start treegen serve with --trees DIR.`));
       return;
     }
+    LISTED = data.trees.filter((t) => !t.error);
     const rows = data.trees.map((t) => t.error
       ? el("tr", { class: "broken", "data-file": t.file }, el("td", {}, t.file), el("td", { colspan: 5, class: "muted" }, t.error))
       : el("tr", { "data-file": t.file, title: `play with ${t.file}`, onclick: () => pickTree(t.file) },
@@ -1359,6 +1362,91 @@
     },
   };
 
+  // -- compare two trees (treegen/compare.py) --------------------------------------------------------
+  /**
+   * Walk both trees together: while they guess alike they meet the same classes; the first node pair that
+   * guesses differently is a difference (not walked below). Shallowest first, then larger sets first.
+   */
+  function compareTrees(a, b) {
+    const game = a.game, diffs = [];
+    let positions = 0;
+    const stack = [[a.root, b.root, []]];
+    while (stack.length) {
+      const [na, nb, path] = stack.pop();
+      positions++;
+      if (na.guess !== nb.guess) { diffs.push({ path, a: na, b: nb }); continue; }
+      for (const k of na.kids) {
+        const kb = kidFor(nb, k.hint);
+        if (kb) stack.push([k.node, kb, path.concat([na.text, game.formatHint(k.hint)])]);
+      }
+    }
+    diffs.sort((x, y) => x.path.length - y.path.length || y.a.secrets.length - x.a.secrets.length ||
+      (x.path.join(" ") < y.path.join(" ") ? -1 : 1));
+    return { diffs, positions };
+  }
+
+  const comparer = {
+    start() {
+      const box = $("#x-other");
+      const same = LISTED.filter((t) => t.game === TREE.game.name && t.file !== TREE.source);
+      box.replaceChildren(el("option", { value: "" }, same.length ? "a tree of this folder…" : "no other tree of this game listed"),
+        ...same.map((t) => el("option", { value: t.file }, `${t.file} (${objectiveText(t)}, total ${fmt(t.total)})`)));
+      box.disabled = !same.length;
+      $("#x-compare-result").replaceChildren();
+    },
+
+    async pick(file) {
+      if (!file) return;
+      try {
+        const res = await fetch("trees/" + encodeURIComponent(file), { cache: "no-store" });
+        if (!res.ok) throw new Error(`the server answered ${res.status}`);
+        this.show(readTree(await res.text()), file);
+      } catch (e) {
+        $("#x-compare-result").replaceChildren(el("p", { class: "error" }, `${file} cannot be compared: ${e.message}.`));
+      }
+    },
+
+    read(file) {
+      const reader = new FileReader();
+      reader.onload = () => {
+        try {
+          this.show(readTree(reader.result), file.name);
+        } catch (e) {
+          $("#x-compare-result").replaceChildren(el("p", { class: "error" }, `${file.name} cannot be compared: ${e.message}.`));
+        }
+      };
+      reader.readAsText(file);
+    },
+
+    show(other, name) {
+      const a = TREE, b = other, game = a.game, out = $("#x-compare-result");
+      if (b.game.name !== game.name || b.game.alphabet !== game.alphabet || b.game.positions !== game.positions || b.game.repeats !== game.repeats) {
+        out.replaceChildren(el("p", { class: "error" }, `${name} is a tree for ${b.game.name}, not ${game.name}: only trees of one game compare.`));
+        return;
+      }
+      const { diffs, positions } = compareTrees(a, b);
+      const hist = (t, k) => t.stats.histogram[k] || 0;
+      const most = Math.max(a.stats.histogram.length, b.stats.histogram.length);
+      const rows = [["total", fmt(a.stats.total), fmt(b.stats.total)], ["average", avg(a.stats.total / a.stats.secrets), avg(b.stats.total / b.stats.secrets)],
+        ["max", String(a.stats.max_guesses), String(b.stats.max_guesses)]];
+      for (let k = 1; k < most; k++) rows.push([`${k} guess${k === 1 ? "" : "es"}`, fmt(hist(a, k)), fmt(hist(b, k))]);
+      const side = (node) => {
+        const n = node.secrets.length;
+        return [codeView(game, node.guess), ` ${avg(nodeTotal(node) / n)} on average, at most ${node.max - node.depth + 1}`];
+      };
+      out.replaceChildren(
+        el("div", { class: "scroll" }, el("table", { class: "compare-table" },
+          el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", { class: "num" }, `A: ${a.source}`), el("th", { class: "num" }, `B: ${name}`))),
+          el("tbody", {}, rows.map((r) => el("tr", {}, el("th", { scope: "row" }, r[0]), el("td", { class: "num" }, r[1]), el("td", { class: "num" }, r[2])))))),
+        el("p", {}, diffs.length ? `The trees guess alike until ${plural(diffs.length, "position")} (shallowest first, larger sets first):`
+          : "The two trees make the same guess everywhere."),
+        el("ol", { class: "differences" }, diffs.slice(0, 10).map((d) => el("li", { "data-path": d.path.join(" ") },
+          `guess ${d.path.length / 2 + 1} after ${d.path.length ? d.path.join(" ") : "nothing"} (${plural(d.a.secrets.length, "secret")}): A plays `,
+          ...side(d.a), "; B plays ", ...side(d.b)))),
+        diffs.length > 10 ? el("p", { class: "muted" }, `… and ${diffs.length - 10} more.`) : "");
+    },
+  };
+
   // -- wiring ------------------------------------------------------------------------------------
   function init() {
     $("#file").addEventListener("change", (ev) => { loadFile(ev.target.files[0]); ev.target.value = ""; });
@@ -1385,6 +1473,8 @@
     $("#h-advice").addEventListener("click", () => host.advise());
     $("#h-giveup").addEventListener("click", () => host.giveUp());
     $("#x-form").addEventListener("submit", (ev) => { ev.preventDefault(); explorer.find($("#x-search").value); });
+    $("#x-other").addEventListener("change", (ev) => comparer.pick(ev.target.value));
+    $("#x-other-file").addEventListener("change", (ev) => { if (ev.target.files[0]) comparer.read(ev.target.files[0]); ev.target.value = ""; });
     selectTab("guesser");
     loadListing();
     document.body.dataset.ready = "1";
