@@ -5,6 +5,7 @@
     python scripts/build_trees.py --only mastermind-optimal-average.json
     python scripts/build_trees.py --check         # rebuild into a scratch folder and compare bytes
     python scripts/build_trees.py --within-cap --game numbers-baseball -o FILE   # one least-worst-case tree
+    python scripts/build_trees.py --openings      # trees/openings.json: every first guess's least total
 
 Each tree of CERTIFIED is solved with `--certificate`, which writes its certificate beside it
 (NAME.cert.json.gz, from 20 KB for mastermind to about 1 MB for bulls-cows), and `treegen verify` then checks
@@ -304,6 +305,40 @@ def table(rows: list[tuple[str, str, float | None]]) -> str:
     return "\n".join(lines + (values if len(values) > 6 else [])) + "\n"
 
 
+# The games whose every opening (first guess, one per class of equivalent ones) is valued exactly in
+# trees/openings.json, with the least-total tree the values are taken from where the opening is the tree's.
+OPENINGS = ["mastermind", "bulls-cows", "smash-the-code", "royale", "mm:4:7", "mm:4:8", "numbers-baseball"]
+OPENINGS_FILE = os.path.join(TREES_DIR, "openings.json")
+
+
+def openings_table() -> bytes:
+    """trees/openings.json: for each game of OPENINGS, every opening's least total (exact, from the exact
+    search on each class, ``treegen.analysis``), best first; the page's "why the first guess" table."""
+    from treegen.analysis import Analyzer
+    from treegen.files import default_name
+    from treegen.rules import format_code, resolve_game
+    from treegen.tree import load_tree
+
+    games = {}
+    for name in OPENINGS:
+        game = resolve_game(name)
+        tree_file = default_name(game, "optimal-average")
+        analyzer = Analyzer(game, load_tree(os.path.join(TREES_DIR, tree_file), game))
+        start = time.perf_counter()
+        rows = analyzer.openings()
+        print(f"openings of {game.name}: {len(rows)} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+        games[game.name] = {
+            "tree": tree_file, "secrets": game.size,
+            "openings": [{"guess": format_code(game, code), "codes": size, "total": v.lower} for code, size, v in rows],
+        }
+    doc = {"format": "treegen-openings", "version": 1,
+           "note": "each first guess's least total (every secret's guesses summed, the first included), one guess "
+                   "per class of equivalent first guesses ('codes' of them), best first; exact, by the exact search "
+                   "of each class (python scripts/build_trees.py --openings)",
+           "games": games}
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--within-cap"]:  # one tree, in the fresh process that build() starts for it
@@ -313,7 +348,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="rebuild into a scratch folder and compare bytes")
     parser.add_argument("--slow", action="store_true", help="include the trees that take minutes or more")
     parser.add_argument("--table", action="store_true", help="only write trees/README.md's table again, from the files")
+    parser.add_argument("--openings", action="store_true", help="only write trees/openings.json again (with --check: compare)")
     args = parser.parse_args(argv)
+    if args.openings:
+        data = openings_table()
+        if args.check:
+            same = os.path.exists(OPENINGS_FILE) and open(OPENINGS_FILE, "rb").read() == data
+            print(f"{'same' if same else 'DIFFERS'}  openings.json")
+            return 0 if same else 1
+        with open(OPENINGS_FILE + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(OPENINGS_FILE + ".tmp", OPENINGS_FILE)
+        return 0
     known = TREES + SLOW
     slow = {name for name, _, _ in SLOW}
     chosen = [t for t in known if (args.only and t[0] in args.only) or (not args.only and (args.slow or t[0] not in slow))]

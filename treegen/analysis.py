@@ -30,7 +30,6 @@ Library only: no printing. numpy and the exact search are imported with this mod
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,7 +40,8 @@ import numpy as np
 from .exact.contracts import INF
 from .exact.solver import Solver
 from .feedback import CODE_DTYPE, feedback_table
-from .rules import Code, Game, Hint, TreegenError, format_code, format_hint, score_codes
+from .relabel import Relabelling
+from .rules import Code, Game, Hint, TreegenError, format_code, format_hint
 from .tree import Tree, walk
 
 # Games whose feedback table the analyzer builds: every preset and the spec games up to about mm:5:6.
@@ -91,42 +91,6 @@ def _sum(secrets: int, parts: Sequence[Value]) -> Value:
 # -- a least-total tree, reached through the game's symmetry -------------------------------------------
 
 
-@dataclass(frozen=True)
-class Relabelling:
-    """A map of the game's symmetry: code c goes to c' with c'[perm[p]] = symbols[c[p]]. ``symbols``
-    holds only the symbols constrained so far (a partial map, extended as needed; -1 elsewhere)."""
-
-    perm: tuple[int, ...]
-    symbols: tuple[int, ...]
-
-    def extend(self, source: Sequence[int], target: Sequence[int]) -> Relabelling | None:
-        """This map extended so that it takes the symbol tuple ``source`` to ``target``, or None when no
-        extension does (a symbol would go to two symbols, or two symbols to one)."""
-        sym = list(self.symbols)
-        for p, a in enumerate(source):
-            b = target[self.perm[p]]
-            if sym[a] == -1:
-                if b in sym:
-                    return None
-                sym[a] = b
-            elif sym[a] != b:
-                return None
-        return Relabelling(self.perm, tuple(sym))
-
-    def inverse_code(self, target: Sequence[int]) -> tuple[int, ...]:
-        """A symbol tuple that this map (extended) takes to ``target``: target's symbols that the map
-        does not reach yet come from the unused symbols, lowest first, in order of first occurrence."""
-        inv = {b: a for a, b in enumerate(self.symbols) if b != -1}
-        free = iter(a for a in range(len(self.symbols)) if self.symbols[a] == -1)
-        out = [0] * len(target)
-        for p in range(len(target)):
-            b = target[self.perm[p]]
-            if b not in inv:
-                inv[b] = next(free)
-            out[p] = inv[b]
-        return tuple(out)
-
-
 class TreeIndex:
     """A least-total tree of one game, read once for lookups: each node's guess, its children by hint, and
     its subtree's total (the least total of the node's set, since every subtree of a least-total tree is a
@@ -168,8 +132,8 @@ class TreeIndex:
         game = self.game
         found: list[Relabelling] = []
         node_at = None
-        for perm in itertools.permutations(range(game.positions)):
-            m: Relabelling | None = Relabelling(perm, (-1,) * game.symbols)
+        for m0 in Relabelling.every(game):
+            m: Relabelling | None = m0
             node = 0
             for g, h in history:
                 m = m.extend(game.codes[g], game.codes[self.guess[node]])
@@ -433,9 +397,20 @@ class Analyzer:
         return Analysis(game, tuple(moves), start_value, position, advice, time.perf_counter() - started)
 
 
-def score_history(game: Game, history: Sequence[tuple[Code, Code]]) -> list[tuple[Code, Hint]]:
-    """(guess, hint) pairs for guesses played against a known secret: [(guess, secret), ...] scored."""
-    return [(g, score_codes(game, g, s)) for g, s in history]
+    def openings(self, budget: float | None = None) -> list[tuple[Code, int, Value]]:
+        """The value of every first guess, one per class of equivalent guesses: (the class's smallest
+        code, how many codes the class has, T_g of all secrets), best first (then by code). Without a
+        budget every value is exact; with one, each opening may take ``budget`` seconds."""
+        from .symmetry import guess_classes
+
+        alive = np.arange(self.game.size, dtype=CODE_DTYPE)
+        reps, sizes = guess_classes(self.game)
+        out = []
+        for code, size in zip(reps.tolist(), sizes.tolist()):
+            deadline = float("inf") if budget is None else time.perf_counter() + budget
+            out.append((code, size, self.move_value(alive, [], code, deadline)))
+        return sorted(out, key=lambda o: (o[2].lower, o[0]))
+
 
 
 # -- as JSON and as text -----------------------------------------------------------------------------

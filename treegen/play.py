@@ -615,7 +615,7 @@ class EvilSetter:
 
 HOST_HELP = """\
 type a guess ({game}); the answer is its hint
-  ?             advice: the tree's next guess, or a heuristic suggestion off the tree's path
+  ?             advice: the tree's next guess (off its path, found by relabelling), or a heuristic suggestion
   undo          take back the last guess
   quit, q, exit give up and see the secret (Ctrl-D too)
   help          this text"""
@@ -685,6 +685,16 @@ def _advise(game: Game, tree: Tree | None, history: list[tuple[str, str]], alive
             return
         except NotInTree as exc:
             why = f"the tree has no advice for this history: {exc}"
+            # Off the tree's path, the position may still be the tree's own under a relabelling.
+            from .relabel import bring_back, find
+            from .rules import parse_hint
+
+            found = find(game, tree.root, [(parse_code(game, g), parse_hint(game, h)) for g, h in history])
+            if found is not None:
+                node, maps = found
+                con.say(f"this position is the tree's own under a relabelling of positions and symbols; the tree "
+                        f"suggests {format_code(game, bring_back(game, maps, node.guess))} (its {node.guess}, relabelled)")
+                return
         except TreeError as exc:
             why = f"the tree has no advice: {exc}"
     else:

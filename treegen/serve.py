@@ -158,7 +158,8 @@ def _scalar(value):
 
 def describe_file(path: Path) -> dict | None:
     """The listing entry of one file: the figures it records, or ``error`` if it is not a readable tree;
-    None for a value file (``treegen value``), which holds mixed strategies the page does not play."""
+    None for a value file (``treegen value``), which holds mixed strategies the page does not play, and for
+    the table of openings (``scripts/build_trees.py --openings``)."""
     entry: dict = {"file": path.name}
     try:
         # Strict JSON only: the listing is sent with allow_nan=False, and the page's JSON.parse would
@@ -176,8 +177,8 @@ def describe_file(path: Path) -> dict | None:
     except ValueError:  # JSONDecodeError, UnicodeDecodeError, an integer of too many digits
         entry["error"] = "not JSON"
         return entry
-    if isinstance(obj, dict) and obj.get("format") == "treegen-value":
-        return None
+    if isinstance(obj, dict) and obj.get("format") in ("treegen-value", "treegen-openings"):
+        return None  # a value file, or the table of openings (the page reads it as trees/openings.json)
     try:
         if obj.get("format") != "treegen-tree":
             raise KeyError("format")

@@ -547,6 +547,7 @@
     host.start();
     explorer.start();
     comparer.start();
+    openings.start();
     $("#workspace").hidden = false;
     document.body.dataset.loaded = source;
     return true;
@@ -1359,6 +1360,43 @@
         li = child;
       }
       li.firstChild.scrollIntoView({ block: "nearest" });
+    },
+  };
+
+  // -- why the first guess: trees/openings.json (scripts/build_trees.py --openings) --------------------
+  const openings = {
+    async start() {
+      const box = $("#x-openings");
+      box.replaceChildren();
+      const game = TREE.game, source = TREE.source;
+      if (!SERVED) {
+        box.replaceChildren(el("p", { class: "muted small" }, "The values of the other first guesses come with the page served by treegen serve (trees/openings.json)."));
+        return;
+      }
+      let table;
+      try {
+        const res = await fetch("trees/openings.json", { cache: "no-store" });
+        if (!res.ok) return;
+        table = (await res.json()).games[game.name];
+      } catch (e) {
+        return;
+      }
+      if (!table || !TREE || TREE.source !== source) return;
+      const own = table.openings.findIndex((o) => {
+        const found = locate(TREE, []);
+        return found && found.maps.some((m) => extendMap(game, m, game.parseCode(o.guess), TREE.root.guess));
+      });
+      const best = table.openings[0].total;
+      box.replaceChildren(el("h3", {}, "Why the first guess"),
+        el("p", { class: "muted small" }, `Every first guess of ${game.name}, one per class of guesses that are alike up to a relabelling of positions and symbols, with the least total it allows (each proved by exact search). This tree opens with ${TREE.root.text}.`),
+        el("div", { class: "scroll" }, el("table", { class: "openings" },
+          el("thead", {}, el("tr", {}, el("th", {}, "first guess"), el("th", { class: "num" }, "alike"), el("th", { class: "num" }, "least total"),
+            el("th", { class: "num" }, "average"), el("th", { class: "num" }, "more than the best"))),
+          el("tbody", {}, table.openings.map((o, i) => el("tr", { class: i === own ? "own" : "", "data-guess": o.guess },
+            el("td", {}, codeView(game, o.guess), i === own ? el("span", { class: "muted small" }, " this tree's") : ""),
+            el("td", { class: "num" }, fmt(o.codes)), el("td", { class: "num" }, fmt(o.total)),
+            el("td", { class: "num" }, avg(o.total / table.secrets)),
+            el("td", { class: "num" }, o.total === best ? "best" : `+${avg((o.total - best) / table.secrets)}`)))))));
     },
   };
 
