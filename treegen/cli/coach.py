@@ -164,7 +164,7 @@ def cmd_compare(args) -> int:
     if n == 0:
         print("The trees make the same guess everywhere." if ta["total"] == tb["total"] else "")
         return Exit.OK
-    print(f"They guess alike until {n} position{'s' if n != 1 else ''} (shallowest first, larger sets first):")
+    print(f"They first guess differently at {n} position{'s' if n != 1 else ''} (shallowest first, larger sets first):")
     for d in obj["differences"]:
         where = " ".join(d["path"]) if d["path"] else "the first guess"
         s = d["secrets"]

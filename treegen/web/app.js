@@ -1476,7 +1476,7 @@
         el("div", { class: "scroll" }, el("table", { class: "compare-table" },
           el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", { class: "num" }, `A: ${a.source}`), el("th", { class: "num" }, `B: ${name}`))),
           el("tbody", {}, rows.map((r) => el("tr", {}, el("th", { scope: "row" }, r[0]), el("td", { class: "num" }, r[1]), el("td", { class: "num" }, r[2])))))),
-        el("p", {}, diffs.length ? `The trees guess alike until ${plural(diffs.length, "position")} (shallowest first, larger sets first):`
+        el("p", {}, diffs.length ? `They first guess differently at ${plural(diffs.length, "position")} (shallowest first, larger sets first):`
           : "The two trees make the same guess everywhere."),
         el("ol", { class: "differences" }, diffs.slice(0, 10).map((d) => el("li", { "data-path": d.path.join(" ") },
           `guess ${d.path.length / 2 + 1} after ${d.path.length ? d.path.join(" ") : "nothing"} (${plural(d.a.secrets.length, "secret")}): A plays `,
