@@ -228,3 +228,31 @@ def test_cli_bad_input_is_one_line(argv, words):
     proc = subprocess.run([TREEGEN, "analyze", *argv], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stdout == "", (argv, proc.stdout, proc.stderr)
     assert proc.stderr.count("\n") == 1 and words in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_openings_match_brute_force(name):
+    game = resolve_game(name)
+    best, move = brute(game)
+    rows = Analyzer(game, None).openings()
+    everything = frozenset(range(game.size))
+    assert sum(size for _, size, _ in rows) == game.size  # the classes cover every code once
+    for code, _, value in rows:
+        assert value.exact and value.lower == (move(everything, code) or game.size + best(everything))
+    assert rows[0][2].lower == best(everything)
+    assert [v.lower for _, _, v in rows] == sorted(v.lower for _, _, v in rows)
+
+
+def test_shipped_openings_table():
+    """trees/openings.json: each game's best opening is its least-total tree's total, and mastermind's rows
+    are what the analyzer computes now."""
+    table = json.loads(open("trees/openings.json").read())
+    assert table["format"] == "treegen-openings"
+    for name, entry in table["games"].items():
+        tree = load_tree(f"trees/{entry['tree']}")
+        assert entry["openings"][0]["total"] == tree.stats.total, name
+        assert sum(o["codes"] for o in entry["openings"]) == resolve_game(name).size
+    game = resolve_game("mastermind")
+    rows = Analyzer(game, load_tree("trees/mastermind-optimal-average.json")).openings()
+    assert [(format_code(game, c), n, v.lower) for c, n, v in rows] == \
+        [(o["guess"], o["codes"], o["total"]) for o in table["games"]["mastermind"]["openings"]]

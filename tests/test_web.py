@@ -977,3 +977,68 @@ def test_compare_two_trees_in_the_page(page, trees_dir):
         assert "is a tree for mastermind, not bulls-cows" in page.text_content("#x-compare-result")
     finally:
         (trees_dir / crush).unlink()
+
+
+# -- the coach's API ------------------------------------------------------------------------------------
+
+
+def test_api_analyze_answers_as_treegen_analyze(server):
+    moves = "1234=0A3B,3456=1A2B,2641=3A0B,3641=4A0B"
+    status, ctype, body = get(server, f"/api/analyze?game=mastermind&moves={moves}")
+    assert status == 200 and ctype.startswith("application/json")
+    got = json.loads(body)
+    proc = subprocess.run([TREEGEN, "analyze", "--game", "mastermind", "--json", *moves.split(",")],
+                          capture_output=True, text=True, timeout=120)
+    want = json.loads(proc.stdout)
+    for d in (got, want):
+        del d["seconds"]
+    assert got == want
+    assert [m["loss"]["fraction"] for m in got["moves"]] == ["1/27", "0", "5/16", "0"]
+
+
+@pytest.mark.parametrize("query, words", [
+    ("/api/analyze?game=mastermind", "takes exactly these parameters, once each: game, moves"),
+    ("/api/analyze?game=mastermind&moves=&x=1", "takes exactly these parameters"),
+    ("/api/analyze?game=nope&moves=", "unknown game 'nope'"),
+    ("/api/analyze?game=mastermind&moves=1234", "is not GUESS=HINT"),
+    ("/api/analyze?game=mastermind&moves=1234=9A9B", "9A9B"),
+    ("/api/analyze?game=mastermind&moves=1111=0A0B,1112=2A0B", "no secret of mastermind gives every hint"),
+    ("/api/analyze?game=bc:5:10&moves=", "the coach analyses games of at most"),
+    ("/api/analyze?game=mastermind&moves=" + ",".join(["1234=0A0B"] * 41), "at most 40 are analysed"),
+    ("/api/evil?game=mastermind&moves=", "game, moves, guess"),
+    ("/api/evil?game=mastermind&moves=&guess=7777", "uses '7'"),
+])
+def test_api_bad_queries_are_400_in_one_line(server, query, words):
+    status, ctype, body = get(server, query)
+    assert status == 400 and ctype.startswith("text/plain"), (query, status, body)
+    text = body.decode()
+    assert text.count("\n") == 1 and words in text, (query, text)
+
+
+def test_api_needs_the_servers_own_host(server):
+    m = re.match(r"http://([\d.]+):(\d+)/", server)
+    conn = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=30)
+    try:
+        conn.request("GET", "/api/analyze?game=mastermind&moves=", headers={"Host": "evil.example"})
+        res = conn.getresponse()
+        assert res.status == 403
+    finally:
+        conn.close()
+
+
+def test_why_the_first_guess(page, trees_dir):
+    """The explorer's table of openings is trees/openings.json's, the tree's own opening marked."""
+    shutil.copy(SHIPPED / "openings.json", trees_dir / "openings.json")
+    try:
+        want = json.loads((SHIPPED / "openings.json").read_text())["games"]["mastermind"]["openings"]
+        open_tree(page, MM)
+        page.click('#tabs button[data-tab="explore"]')
+        page.wait_for_selector("#x-openings table.openings tbody tr")
+        rows = page.locator("#x-openings table.openings tbody tr")
+        assert rows.count() == len(want)
+        got = page.eval_on_selector_all("#x-openings table.openings tbody tr", "rs => rs.map((r) => r.dataset.guess)")
+        assert got == [o["guess"] for o in want]
+        assert page.get_attribute("#x-openings tr.own", "data-guess") == load_tree(SHIPPED / MM).root.guess
+        assert "openings.json" not in [e["file"] for e in json.loads(get(page.base, "/api/trees")[2])["trees"]]
+    finally:
+        (trees_dir / "openings.json").unlink()

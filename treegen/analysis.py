@@ -40,7 +40,7 @@ import numpy as np
 from .exact.contracts import INF
 from .exact.solver import Solver
 from .feedback import CODE_DTYPE, feedback_table
-from .relabel import Relabelling
+from .relabel import Relabelling, follow
 from .rules import Code, Game, Hint, TreegenError, format_code, format_hint
 from .tree import Tree, walk
 
@@ -130,23 +130,7 @@ class TreeIndex:
         with every relabelling that maps the history's guesses onto the tree's; None when no relabelling
         follows the tree all the way."""
         game = self.game
-        found: list[Relabelling] = []
-        node_at = None
-        for m0 in Relabelling.every(game):
-            m: Relabelling | None = m0
-            node = 0
-            for g, h in history:
-                m = m.extend(game.codes[g], game.codes[self.guess[node]])
-                if m is None:
-                    break
-                node = self.children[node].get(h, -1)
-                if node < 0:
-                    m = None
-                    break
-            if m is not None:
-                found.append(m)
-                node_at = node
-        return None if node_at is None else (node_at, found)
+        return follow(game, 0, history, lambda k: game.codes[self.guess[k]], lambda k, h: self.children[k].get(h))
 
     def plays(self, node: int, guess: Code, maps: Sequence[Relabelling]) -> bool:
         """Whether ``guess`` is, under one of ``maps``, the node's own guess (so it is as good)."""

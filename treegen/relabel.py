@@ -60,26 +60,23 @@ class Relabelling:
             yield cls(perm, (-1,) * game.symbols)
 
 
-def find(game: Game, root, history: Sequence[tuple[Code, Hint]]):
-    """The node of the tree at ``root`` (a ``tree.Node``) that the image of ``history`` reaches, with every
-    relabelling that maps the history's guesses onto the tree's; None when none follows the tree to the end.
-    ``history`` holds guesses (code ints) and their hints (ints), none all-bulls."""
+def follow(game: Game, start, history: Sequence[tuple[Code, Hint]], guess_of, child_of):
+    """The node that the image of ``history`` reaches from ``start``, with every relabelling that maps the
+    history's guesses onto the nodes' guesses; None when none follows the tree to the end.
+
+    ``history`` holds guesses (code ints) and their hints (ints), none all-bulls; ``guess_of(node)`` is a
+    node's guess as a symbol tuple and ``child_of(node, hint)`` its child for a hint int, or None. (A
+    relabelling leaves hints alone, so the image's hints are the history's own.)
+    """
     maps = []
     node_at = None
-    codes = {}
-
-    def code_of(text: str) -> tuple[int, ...]:
-        if text not in codes:
-            codes[text] = game.codes[parse_code(game, text)]
-        return codes[text]
-
     for m in Relabelling.every(game):
-        node = root
+        node = start
         for g, h in history:
-            m = m.extend(game.codes[g], code_of(node.guess))
+            m = m.extend(game.codes[g], guess_of(node))
             if m is None:
                 break
-            node = node.child(format_hint(game, h))
+            node = child_of(node, h)
             if node is None:
                 m = None
                 break
@@ -87,6 +84,18 @@ def find(game: Game, root, history: Sequence[tuple[Code, Hint]]):
             maps.append(m)
             node_at = node
     return None if node_at is None else (node_at, maps)
+
+
+def find(game: Game, root, history: Sequence[tuple[Code, Hint]]):
+    """:func:`follow` through the tree at ``root`` (a ``tree.Node``): (node, relabellings) or None."""
+    codes: dict[str, tuple[int, ...]] = {}
+
+    def guess_of(node) -> tuple[int, ...]:
+        if node.guess not in codes:
+            codes[node.guess] = game.codes[parse_code(game, node.guess)]
+        return codes[node.guess]
+
+    return follow(game, root, history, guess_of, lambda node, h: node.child(format_hint(game, h)))
 
 
 def bring_back(game: Game, maps: Sequence[Relabelling], tree_guess: str) -> Code:
