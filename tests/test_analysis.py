@@ -7,7 +7,6 @@ have 20 to 30 secrets, where it runs in seconds.
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 import subprocess

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import copy
 import gzip
-import json
 import subprocess
 import sys
 from pathlib import Path

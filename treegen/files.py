@@ -326,3 +326,22 @@ def standard_streams() -> None:
     except (AttributeError, OSError, ValueError):
         pass  # not a file (an embedding program's stream): keep it
 
+
+
+def read_word_list(path: str):
+    """The list game of the word file at ``path`` (``--game words:PATH``), named after the file
+    (``rules.parse_word_list`` says what a list may hold)."""
+    from pathlib import Path
+
+    from .rules import GameError, parse_word_list
+
+    if not path:
+        raise GameError("words: needs a file, as in --game words:my-words.txt (one word per line)")
+    data = read_input(path, "word list")
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GameError(f"{path}, line {line}: a character that is not ASCII; words are of the letters A-Z") from None
+    return parse_word_list(text, path, Path(path).stem)
+

@@ -55,7 +55,11 @@ class Relabelling:
 
     @classmethod
     def every(cls, game: Game) -> Iterator[Relabelling]:
-        """One relabelling per permutation of the positions, its symbols not yet constrained."""
+        """One relabelling per permutation of the positions, its symbols not yet constrained; for a list game
+        (words), the identity alone, since a relabelling need not map the list onto itself."""
+        if game.listed:
+            yield cls(tuple(range(game.positions)), tuple(range(game.symbols)))
+            return
         for perm in itertools.permutations(range(game.positions)):
             yield cls(perm, (-1,) * game.symbols)
 

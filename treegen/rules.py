@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 
 SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Games with tree files, tables and exact search: at most 8 positions and 200000 codes. Playing and
@@ -139,6 +139,10 @@ class Game:
     alphabet: str
     repeats: bool
     notation: str = "ab"
+    # A game whose codes are a list (Word Mastermind): the words in code order, each ``positions`` symbols of
+    # the alphabet. Compared through ``digest`` (its SHA-256), so that hashing a game stays cheap.
+    words: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    digest: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.positions <= MAX_POSITIONS:
@@ -157,6 +161,11 @@ class Game:
             )
         if self.notation not in ("ab", "pegs", "baseball"):
             raise GameError(f"unknown hint notation {self.notation!r}")
+        if self.words is not None:
+            problem = words_problem(self.words, self.positions, self.alphabet, self.repeats)
+            if problem:
+                raise GameError(f"game {shorten(self.name)!r}: {problem}")
+            object.__setattr__(self, "digest", words_digest(self.words))
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -184,16 +193,30 @@ class Game:
     def win_hint(self) -> int:
         return self.positions * (self.positions + 1)
 
+    def same_rules(self, other: Game) -> bool:
+        """Whether ``other`` plays by the same rules, whatever its name: the same codes (positions, symbols,
+        repeats and, for a list game, the same list) and so the same hints."""
+        return (self.positions, self.alphabet, self.repeats, self.digest) == (
+            other.positions, other.alphabet, other.repeats, other.digest)
+
     @property
     def spec(self) -> str:
         """The ``bc:P:N`` / ``mm:P:N`` spec that names the same rules."""
         return f"{'mm' if self.repeats else 'bc'}:{self.positions}:{self.symbols}"
 
     # -- the code list -----------------------------------------------------------------------
+    @property
+    def listed(self) -> bool:
+        """Whether the codes are a list (``words``) rather than every arrangement of the symbols. Such a game
+        has no symmetry: a relabelling of positions or symbols need not map the list onto itself."""
+        return self.words is not None
+
     @cached_property
     def codes(self) -> tuple[tuple[int, ...], ...]:
         """Every code as a tuple of symbol indices, in sorted (lexicographic) order."""
         n, p = self.symbols, self.positions
+        if self.words is not None:
+            return tuple(tuple(self.alphabet.index(ch) for ch in w) for w in self.words)
         if self.repeats:
             return tuple(itertools.product(range(n), repeat=p))
         return tuple(itertools.permutations(range(n), p))
@@ -205,6 +228,8 @@ class Game:
     @property
     def size(self) -> int:
         """Number of codes (every code is a possible secret)."""
+        if self.words is not None:
+            return len(self.words)
         if self.repeats:
             return self.symbols**self.positions
         out = 1
@@ -248,10 +273,85 @@ class Game:
         return frozenset(seen)
 
     def describe(self) -> str:
+        if self.words is not None:
+            return (f"{self.name}: a list of {self.size} words of {self.positions} letters"
+                    f"{'' if self.repeats else ', all different'}, {self.size} secrets")
         return (
             f"{self.name}: {self.positions} positions, symbols {self.alphabet}, "
             f"{'repeats' if self.repeats else 'no repeats'}, {self.size} secrets"
         )
+
+
+# -- games of a list of words ---------------------------------------------------------------------
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+WORDS_MAX = 20_000  # words in a list game (a feedback table of 400 MB)
+
+
+def words_digest(words) -> str:
+    """The SHA-256 of a list game's words, one per line: what a tree file records of its list."""
+    import hashlib
+
+    return hashlib.sha256("\n".join(words).encode("ascii")).hexdigest()
+
+
+def words_problem(words, positions: int, alphabet: str, repeats: bool) -> str | None:
+    """What is wrong with a list game's words (in code order, unique, each a code of the alphabet), or None."""
+    if not 1 <= len(words) <= WORDS_MAX:
+        return f"a list game has 1 to {WORDS_MAX} words, not {len(words)}"
+    for k, w in enumerate(words):
+        if not isinstance(w, str) or len(w) != positions or any(ch not in alphabet for ch in w):
+            return f"word {k + 1} {shorten(repr(w))} is not {positions} symbols of {alphabet}"
+        if not repeats and len(set(w)) != positions:
+            return f"word {k + 1} {w!r} repeats a symbol, but the game has all different symbols"
+        if k and words[k - 1] >= w:
+            return f"the words are not in order without repeats: {words[k - 1]!r} then {w!r}"
+    return None
+
+
+def refuse_list_game(game: Game, what: str) -> None:
+    """GameError when ``game`` is a list of words and ``what`` (a command or method) needs the symmetry of every
+    arrangement of the symbols, which a list does not have."""
+    if game.listed:
+        raise GameError(f"{what} relies on the symmetry of every arrangement of the symbols; {game.name} is a "
+                        "list of words, which has none (build, solve, verify, play and analyze take it)")
+
+
+def parse_word_list(text: str, source: str, name: str) -> Game:
+    """A list game (bulls-and-cows hints) from a file's text: one word per line, letters A-Z in either case
+    (or digits 0-9), all of one length. Repeated letters within a word are allowed when some word has one.
+    The words are sorted; a problem is a GameError naming its line."""
+    words, seen = [], {}
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    for n, raw in enumerate(lines, 1):
+        w = raw.rstrip("\r")
+        where = f"{source}, line {n}"
+        if not w.strip():
+            raise GameError(f"{where} is empty; a word list has one word per line and no empty lines")
+        if w != w.strip():
+            raise GameError(f"{where}: {shorten(repr(w))} has spaces around it; write one word per line")
+        up = w.upper() if w.isascii() else w
+        if not (up.isascii() and (up.isalpha() or up.isdigit())):
+            raise GameError(f"{where}: {shorten(repr(w))} is not a word of the letters A-Z (or the digits 0-9) alone")
+        if words and len(up) != len(words[0]):
+            raise GameError(f"{where}: {up!r} has {len(up)} letters, but line 1's word has {len(words[0])}; "
+                            "every word of a list has the same length")
+        if words and up.isdigit() != words[0].isdigit():
+            raise GameError(f"{where}: {up!r} mixes digits and letters with line 1; a list is of one or the other")
+        if up in seen:
+            raise GameError(f"{where}: {up!r} is line {seen[up]}'s word again; every word once")
+        if len(up) > TABLE_MAX_POSITIONS:
+            raise GameError(f"{where}: {up!r} has {len(up)} letters; at most {TABLE_MAX_POSITIONS} are supported")
+        seen[up] = n
+        words.append(up)
+    if not words:
+        raise GameError(f"{source} has no words; a word list has one word per line")
+    if len(words) > WORDS_MAX:
+        raise GameError(f"{source} has {len(words)} words; at most {WORDS_MAX} are supported")
+    alphabet = "0123456789" if words[0].isdigit() else LETTERS
+    repeats = any(len(set(w)) != len(w) for w in words)
+    return Game(name, len(words[0]), alphabet, repeats, "ab", tuple(sorted(words)))
 
 
 def _partitions(total: int, most: int, largest: int):
@@ -311,6 +411,8 @@ def resolve_game(name: str, *, large: bool = False) -> Game:
     key = str(name).strip().lower()
     if key in PRESETS:
         return PRESETS[key]
+    if key in WORD_PRESETS:
+        return _word_preset(key)
     m = _SPEC.fullmatch(key)
     if m:
         kind = m.group(1)
@@ -330,9 +432,21 @@ def resolve_game(name: str, *, large: bool = False) -> Game:
             )
         return game
     raise GameError(
-        f"unknown game {shorten(name)!r}: use one of {', '.join(PRESETS)}, or a spec such as bc:3:6 "
-        f"(no repeats) or mm:4:7 (repeats)"
+        f"unknown game {shorten(name)!r}: use one of {', '.join([*PRESETS, *WORD_PRESETS])}, a spec such as "
+        f"bc:3:6 (no repeats) or mm:4:7 (repeats), or words:FILE (a list of words, one per line)"
     )
+
+
+# Games of a shipped word list (treegen/words/, derived by scripts/word_lists.py): name -> file.
+WORD_PRESETS = {"word-mastermind": "word-mastermind.txt"}
+
+
+@cache
+def _word_preset(key: str) -> Game:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "words" / WORD_PRESETS[key]
+    return parse_word_list(path.read_text(encoding="ascii"), str(path), key)
 
 
 class ArgumentTypeError(TreegenError, TypeError):
@@ -375,7 +489,14 @@ def game_from_dict(d: dict) -> Game:
     if not name.isprintable():  # messages quote the name as it is: a line break would split them
         raise GameError(f"game name {shorten(name)!r} has a line break or control character; give a name on one line")
     key = name.strip().lower()
-    if key in PRESETS or _SPEC.fullmatch(key):
+    if "words" in d or "words_sha256" in d:
+        words, digest = d.get("words"), d.get("words_sha256")
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words) or not isinstance(digest, str):
+            raise GameError(f"game {shorten(name)!r}: a list game has 'words' (a list of strings) and 'words_sha256'")
+        if words_digest(words) != digest:
+            raise GameError(f"game {shorten(name)!r}: its words do not match its words_sha256 (the list was changed)")
+        game = Game(name, p, alphabet, repeats, "ab", tuple(words))
+    elif key in PRESETS or _SPEC.fullmatch(key):
         game = resolve_game(name)  # a spec that is out of range is an error, not a game of its own
     else:
         game = Game(name, p, alphabet, repeats)
@@ -385,18 +506,26 @@ def game_from_dict(d: dict) -> Game:
 
 
 def game_to_dict(game: Game) -> dict:
-    return {
+    d = {
         "name": game.name,
         "positions": game.positions,
         "alphabet": game.alphabet,
         "repeats": game.repeats,
     }
+    if game.words is not None:  # a list game carries its list, and the list's digest to check it by
+        d["words"] = list(game.words)
+        d["words_sha256"] = game.digest
+    return d
 
 
 # -- codes ---------------------------------------------------------------------------------------
 def parse_code(game: Game, text: str) -> int:
     """The code written as ``text`` (spaces ignored, letters in any case)."""
-    return game.code_index[parse_symbols(game, text)]
+    symbols = parse_symbols(game, text)
+    code = game.code_index.get(symbols)
+    if code is None:  # only a list game lacks an arrangement of its symbols
+        raise CodeError(f"{shorten(str(text))!r} is not a word of {game.name}'s list of {game.size} words")
+    return code
 
 
 def parse_symbols(game: Game, text: str) -> tuple[int, ...]:

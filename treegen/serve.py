@@ -232,9 +232,17 @@ def listing(folder: Path) -> list[dict]:
     return entries
 
 
+OPENINGS = "openings.json"  # the table of openings (scripts/build_trees.py --openings), if the folder has it
+
+
 def listing_body(folder: Path) -> bytes:
-    """``/api/trees``: the folder and its listing as strict JSON (no NaN or Infinity)."""
-    return json.dumps({"folder": str(folder), "trees": listing(folder)}, allow_nan=False).encode()
+    """``/api/trees``: the folder, its listing, and whether it holds the table of openings, as strict JSON
+    (no NaN or Infinity)."""
+    try:
+        openings = tree_path(folder, OPENINGS).is_file()
+    except NotServed:
+        openings = False
+    return json.dumps({"folder": str(folder), "trees": listing(folder), "openings": openings}, allow_nan=False).encode()
 
 
 def _quiet(exc: BaseException) -> bool:
@@ -374,7 +382,11 @@ class Handler(BaseHTTPRequestHandler):
         if unknown or any(len(query.get(k, [])) != 1 for k in want):
             raise TreegenError(f"{path} takes exactly these parameters, once each: {', '.join(want)} "
                                "(moves: GUESS=HINT pairs separated by commas, or empty)")
-        game = resolve_game(query["game"][0])
+        name = query["game"][0]
+        if name.strip().lower().startswith("words:"):
+            # resolve_game would read that file: the server reads no file but its folder's trees
+            raise TreegenError("a word list is named by a tree of the folder, not by a file (words:...)")
+        game = self.coach.game(name, resolve_game)
         history = []
         for item in filter(None, query["moves"][0].split(",")):
             if "=" not in item:
@@ -420,6 +432,21 @@ class CoachSlot:
 
                 self._coach = Coach(self.reference)
             return self._coach
+
+    def game(self, name: str, resolve):
+        """The game ``name`` names: a preset or spec (``resolve``), else the game of a tree of the folder by
+        that name (a list game of the user's words is known only from its trees)."""
+        from .rules import GameError
+
+        try:
+            return resolve(name)
+        except GameError:
+            for entry in listing(self.folder):
+                if entry.get("game") == name:
+                    from .tree import load_tree
+
+                    return load_tree(self.folder / entry["file"]).game
+            raise
 
     def reference(self, game) -> str | None:
         """The first tree of the folder (by name) that says it is the least total of ``game``, no cap, not

@@ -195,6 +195,8 @@ def build_tree(
     strat = get_strategy(strategy)
     if tie not in TIES:
         raise StrategyError(f"unknown tie rule {tie!r}: use one of {', '.join(TIES)}")
+    if strat.kind == "sweep" and game.listed:
+        raise StrategyError(f"{strat.name} sweeps every arrangement of the symbols; {game.name} is a list of words")
     if strat.repeats_only and not game.repeats:
         raise StrategyError(f"{strat.name} needs a game with repeated symbols; {game.name} has none")
     if seed is not None and strat.kind != "random":

@@ -64,8 +64,13 @@ class NodeGuesses:
         self.symbols = game.symbols
         self.perms = permutations(game.positions)
         self._by_roles: dict[bytes, np.ndarray] = {}
+        # A list game (words) has no symmetry: a relabelling need not map its list onto itself. Every code
+        # is its own class.
+        self._every = np.arange(game.size, dtype=CODE_DTYPE) if game.listed else None
 
     def __call__(self, history=(), secrets=None) -> np.ndarray:
+        if self._every is not None:
+            return self._every
         hist = np.asarray(history, dtype=np.int64).reshape(-1)
         if secrets is None:
             role, aut_perm, aut_sigma = symmetry_kernels.node_group(self.digits, self.symbols, hist,
@@ -103,6 +108,8 @@ def guess_classes(game: Game, history=(), secrets=None) -> tuple[np.ndarray, np.
 
     Slower than ``canonical_guesses`` (it maps every code to its class); meant for statistics and tests.
     """
+    if game.listed:
+        return np.arange(game.size, dtype=CODE_DTYPE), np.ones(game.size, dtype=np.int64)
     digits, role, aut_perm, aut_sigma = _group(game, history, secrets)
     minima = symmetry_kernels.class_minima(digits, role, aut_perm, aut_sigma, game.repeats)
     reps, sizes = np.unique(minima, return_counts=True)
@@ -111,6 +118,8 @@ def guess_classes(game: Game, history=(), secrets=None) -> tuple[np.ndarray, np.
 
 def class_of(game: Game, history=(), secrets=None) -> np.ndarray:
     """For every code, the smallest code of its class (int32)."""
+    if game.listed:
+        return np.arange(game.size, dtype=CODE_DTYPE)
     digits, role, aut_perm, aut_sigma = _group(game, history, secrets)
     return symmetry_kernels.class_minima(digits, role, aut_perm, aut_sigma, game.repeats)
 
@@ -119,6 +128,8 @@ def fresh_symbol_guesses(game: Game, history=()) -> np.ndarray:
     """The codes whose symbols unused in ``history`` are the smallest unused ones, first occurrences in
     increasing order: seed 001's enumeration ("unused digits in increasing order"), a coarser reduction
     than :func:`canonical_guesses` (int32, ascending)."""
+    if game.listed:
+        return np.arange(game.size, dtype=CODE_DTYPE)
     digits = code_digits(game)
     hist = digits[np.asarray(history, dtype=np.int64).reshape(-1)]
     role = symmetry_kernels.symbol_roles(digits, game.symbols, hist, np.empty(0, CODE_DTYPE), True)

@@ -303,11 +303,10 @@ def tree_from_bytes(data: bytes, source: str = "<bytes>", game: Game | None = No
         if key not in obj:
             raise TreeError(f"{source} lacks {key!r}; a tree file is {_ACCEPTED}")
     file_game = game_from_obj(obj["game"], source)
-    if game is not None and (file_game.positions, file_game.alphabet, file_game.repeats) != (
-        game.positions,
-        game.alphabet,
-        game.repeats,
-    ):
+    if game is not None and not file_game.same_rules(game):
+        if file_game.listed and game.listed and file_game.size == game.size:
+            raise TreeError(f"{source} is a tree for another list of {game.size} words (list {file_game.digest[:12]}, "
+                            f"not {game.digest[:12]})")
         raise TreeError(f"{source} is a tree for {file_game.describe()}, not for {game.describe()}")
     strategy = obj["strategy"]
     if not isinstance(strategy, str):

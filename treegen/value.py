@@ -43,7 +43,7 @@ import numpy as np
 
 from . import __version__
 from .valuefile import Mixed, ValueFile, game_orbits, orbit_labels, orbit_totals
-from .rules import Game, TreegenError
+from .rules import Game, TreegenError, refuse_list_game
 from .tree import Node
 from .weighted import MAX_TOTAL_WEIGHT, WeightedSolver
 
@@ -218,6 +218,7 @@ def game_value(game: Game, workers: int = 1, max_columns: int = 200,
     ``progress(iteration, lower, upper, note)`` reports the bounds as floats after each pricing step.
     Stops with :class:`ValueSearchError` after ``max_columns`` columns.
     """
+    refuse_list_game(game, "the value of the game")
     labels, sizes = _orbit_labels(game)
     orbits = tuple(game_orbits(game))
     m = len(sizes)

@@ -304,7 +304,7 @@ def certified(tree: Tree, stats: Stats, proof) -> list[str]:
     line each; NotCertified naming both figures when it proves less than the tree claims, or applies to
     other trees (another game, hard mode for an ordinary tree, a cap the tree exceeds)."""
     game, prov = tree.game, tree.provenance or {}
-    if (proof.game.positions, proof.game.alphabet, proof.game.repeats) != (game.positions, game.alphabet, game.repeats):
+    if not proof.game.same_rules(game):
         raise NotCertified(f"the certificate is for {proof.game.describe()}, not for {game.describe()}")
     hard = bool(prov.get("consistent_only"))
     if proof.consistent_only and not hard:

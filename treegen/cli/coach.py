@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..rules import TreegenError, resolve_game
-from .common import Exit, add_command, add_game, seconds, whole
+from ..rules import TreegenError
+from .common import Exit, add_command, add_game, game_of, seconds, whole
 
 # -- analyze ---------------------------------------------------------------------------------------
 
@@ -53,7 +53,7 @@ def cmd_analyze(args) -> int:
     from ..analysis import BUDGET, Analyzer, analysis_to_obj
     from .games import _parse_history
 
-    game = resolve_game(args.game)
+    game = game_of(args.game)
     history = _parse_history(game, args.history)
     analyzer = Analyzer(game, reference_tree(game, args.tree))
     analysis = analyzer.analyze(history, BUDGET if args.budget is None else args.budget)

@@ -15,7 +15,7 @@ import sys
 from ..exact.executors import EXECUTORS  # noqa: F401 - the command modules read the choices here
 from ..exact.objectives import OBJECTIVES  # noqa: F401
 from ..status import EXIT_MEANINGS, Exit  # noqa: F401 - the command modules read them here
-from ..rules import DEFAULT_GAME, PRESETS, TreegenError
+from ..rules import DEFAULT_GAME, PRESETS, TreegenError, resolve_game
 
 
 # -- exit statuses: one enum; the help text every command ends with is made from it ----------------
@@ -160,6 +160,17 @@ def add_game(p: argparse.ArgumentParser) -> None:
         metavar="G",
         help=f"a preset ({', '.join(PRESETS)}) or a spec bc:P:N / mm:P:N (default: {DEFAULT_GAME})",
     )
+
+
+def game_of(name: str, large: bool = False):
+    """The game a ``--game`` argument names: ``words:FILE``, a list of words read from a file (``files``), else a
+    preset or spec (``rules.resolve_game``)."""
+    text = str(name).strip()
+    if text.lower().startswith("words:"):
+        from ..files import read_word_list
+
+        return read_word_list(text[len("words:"):])
+    return resolve_game(name, large=large)
 
 
 def add_memory(p: argparse.ArgumentParser) -> None:

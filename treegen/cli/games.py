@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..rules import PRESETS, resolve_game
-from .common import Exit, add_command, add_game, whole
+from ..rules import PRESETS, WORD_PRESETS, resolve_game
+from .common import Exit, add_command, add_game, game_of, whole
 
 # -- games -----------------------------------------------------------------------------------------
 
@@ -20,8 +20,13 @@ def cmd_games(args) -> int:
             f"{g.name:<19} {g.positions:>9}  {g.alphabet:<11} {'yes' if g.repeats else 'no':<8} "
             f"{g.size:>7}  {notation[g.notation]}"
         )
+    for name in WORD_PRESETS:
+        g = resolve_game(name)
+        print(f"{g.name:<19} {g.positions:>9}  {'A-Z':<11} {'yes' if g.repeats else 'no':<8} {g.size:>7}  xAyB "
+              f"(a list of English words; treegen/words/)")
     print("\nOther games: --game bc:P:N (P positions, N symbols, no repeats) or mm:P:N (repeats);")
-    print("symbols are the first N of 0-9 then A-Z, e.g. --game bc:3:6, --game mm:4:7.")
+    print("symbols are the first N of 0-9 then A-Z, e.g. --game bc:3:6, --game mm:4:7;")
+    print("or --game words:FILE, the words of a file (one per line, letters A-Z) as the codes.")
     return Exit.OK
 
 
@@ -44,7 +49,7 @@ def cmd_hint(args) -> int:
     from ..play import hint_text
     from ..rules import parse_code, score_codes
 
-    game = resolve_game(args.game)
+    game = game_of(args.game)
     guess = parse_code(game, args.guess)
     secret = parse_code(game, args.secret)
     hint = score_codes(game, guess, secret)
@@ -71,7 +76,7 @@ def cmd_candidates(args) -> int:
     from ..feedback import consistent_secrets
     from ..rules import format_code
 
-    game = resolve_game(args.game)
+    game = game_of(args.game)
     history = _parse_history(game, args.history)
     alive = consistent_secrets(game, history)
     shown = alive[: args.limit] if args.limit > 0 else alive

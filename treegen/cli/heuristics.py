@@ -6,7 +6,7 @@ import argparse
 
 from ..rules import TreegenError, resolve_game
 from .common import (SEED_MAX, STRATEGIES, TIES, Exit, add_command, add_game, add_hybrid_options, add_memory,
-                     default_output, progress_bar, whole)
+                     default_output, game_of, progress_bar, whole)
 
 
 def add_heuristic_options(p: argparse.ArgumentParser) -> None:
@@ -49,7 +49,7 @@ def cmd_build(args) -> int:
     from ..strategies import build_tree, format_scored, get_strategy
     from ..tree import save_tree
 
-    game = resolve_game(args.game)
+    game = game_of(args.game)
     name = get_strategy(args.strategy).name
     out = args.output if args.output is not None else default_output(game, name)
     output_file(out, "tree file")
@@ -97,7 +97,7 @@ def cmd_eval(args) -> int:
         return _eval_sample(args)
     if args.threshold is not None or args.guess_sample is not None:
         raise TreegenError("--threshold and --guess-sample apply to the hybrid strategy, with --sample")
-    game = resolve_game(args.game)
+    game = game_of(args.game)
     names = applicable(game) if args.strategy == "all" else [get_strategy(args.strategy).name]
     memory = parse_memory(args.memory) if args.memory is not None else None
     if any(uses_table(game, name, memory) for name in names):
@@ -127,7 +127,7 @@ def _eval_sample(args) -> int:
     from ..rules import MAX_CODES
     from ..strategies import applicable
 
-    game = resolve_game(args.game, large=True)
+    game = game_of(args.game, large=True)
     if args.first is not None or args.consistent_only or args.tie != "possible":
         raise TreegenError("--first, --consistent-only and --tie apply to built trees, not to --sample")
     if args.strategy != "all":

@@ -4,7 +4,7 @@ without a tree, or by a strategy without a tree. With a tree it imports no numpy
 from __future__ import annotations
 
 from ..rules import DEFAULT_GAME, TreegenError, resolve_game
-from .common import SEED_MAX, add_command, add_hybrid_options, add_memory, whole
+from .common import SEED_MAX, add_command, add_hybrid_options, add_memory, game_of, whole
 
 
 def add_play(sub) -> None:
@@ -69,7 +69,7 @@ def cmd_play(args) -> int:
     from .. import play
     from ..tree import load_tree
 
-    game = resolve_game(args.game) if args.game else None
+    game = game_of(args.game) if args.game else None
     if args.tree is None:
         if not (args.host and args.evil):
             raise TreegenError("play needs --tree FILE (or --strategy S, or --host --evil to play without a tree)")
@@ -95,7 +95,7 @@ def _play_strategy(args) -> int:
         raise TreegenError("--strategy plays without a tree file; give either --tree or --strategy")
     if args.host:
         raise TreegenError("--host plays with a tree file (or --evil): drop --strategy")
-    game = resolve_game(args.game or DEFAULT_GAME, large=True)
+    game = game_of(args.game or DEFAULT_GAME, large=True)
     memory = parse_memory(args.memory) if args.memory is not None else None
     player = liveplay.Player.make(game, args.strategy, seed=args.seed, threshold=args.threshold,
                                   guess_sample=args.guess_sample, memory=memory)

@@ -8,8 +8,8 @@ import os
 import sys
 
 from ..rules import TreegenError, resolve_game
-from .common import (EXECUTORS, OBJECTIVES, Exit, add_command, add_game, default_output, interrupt_within,
-                     nonempty, whole, workers_asked)
+from .common import (EXECUTORS, OBJECTIVES, Exit, add_command, add_game, default_output, game_of,
+                     interrupt_within, nonempty, whole, workers_asked)
 
 
 def add_solve(sub) -> None:
@@ -115,7 +115,7 @@ def cmd_solve(args) -> int:
     from ..exact import Options
     from ..tree import save_tree
 
-    game = resolve_game(args.game)
+    game = game_of(args.game)
     if args.max_guesses is not None and args.max_guesses < 1:
         raise TreegenError(f"--max-guesses must be at least 1, not {args.max_guesses}")
     asked = workers_asked(args)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import sys
 
-from ..rules import TreegenError, resolve_game
-from .common import STATIC_METHODS, STATIC_OBJECTIVES, Exit, add_command, add_game, default_output, seconds, whole
+from ..rules import TreegenError, refuse_list_game
+from .common import (STATIC_METHODS, STATIC_OBJECTIVES, Exit, add_command, add_game, default_output, game_of, seconds,
+                     whole)
 
 
 def add_static(sub) -> None:
@@ -60,7 +61,8 @@ def cmd_static(args) -> int:
     from ..rules import parse_code
     from ..tree import save_tree
 
-    game = resolve_game(args.game)
+    game = game_of(args.game)
+    refuse_list_game(game, "the static game")
     out = args.output if args.output is not None else default_output(game, "static")
     output_file(out, "tree file")
     if args.case_log is not None:

@@ -8,8 +8,8 @@ import argparse
 import os
 import sys
 
-from ..rules import TreegenError, resolve_game
-from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, nonempty, or_list, whole
+from ..rules import TreegenError
+from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, game_of, nonempty, or_list, whole
 
 
 def add_tree_game(p: argparse.ArgumentParser) -> None:
@@ -20,7 +20,7 @@ def add_tree_game(p: argparse.ArgumentParser) -> None:
 
 
 def tree_game(args):
-    return resolve_game(args.game) if args.game else None
+    return game_of(args.game) if args.game else None
 
 
 def load(path: str, game, value_ok: bool = False):
@@ -36,8 +36,7 @@ def load(path: str, game, value_ok: bool = False):
             raise TreeError(f"{source} is a value file (format treegen-value), not a tree: check it with "
                             "`treegen verify`")
         vf = value_from_bytes(data, source)
-        if game is not None and (vf.game.positions, vf.game.alphabet, vf.game.repeats) != (
-                game.positions, game.alphabet, game.repeats):
+        if game is not None and not vf.game.same_rules(game):
             raise TreeError(f"{source} is a value file for {vf.game.describe()}, not for {game.describe()}")
         return vf
     return tree_from_bytes(data, source, game)
@@ -266,7 +265,7 @@ def cmd_import(args) -> int:
     output_file(args.output, "tree file")
     if os.path.exists(args.output) and os.path.exists(args.file) and os.path.samefile(args.output, args.file):
         raise TreegenError(f"-o {args.output} is the file being imported; write the tree to another file")
-    game = resolve_game(args.game) if args.game else None
+    game = game_of(args.game) if args.game else None
     fmt = import_format(args.format, args.file)
     data = read_input(args.file, "input file")
     try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from ..rules import TreegenError, resolve_game
-from .common import Exit, add_command, add_game, default_output, whole, workers_asked
+from ..rules import TreegenError, refuse_list_game
+from .common import Exit, add_command, add_game, default_output, game_of, whole, workers_asked
 from .trees import load, verify_value
 
 
@@ -45,7 +45,8 @@ def cmd_value(args) -> int:
     from ..rules import format_code
     from ..value import game_value
 
-    game = resolve_game(args.game)
+    game = game_of(args.game)
+    refuse_list_game(game, "the value of the game")
     out = args.output if args.output is not None else default_output(game, "value")
     output_file(out, "value file")
     check_memory(game)

@@ -114,6 +114,8 @@ class Prover:
         (symmetry.py): each position permutation fixing the history with its symbol map (free and absent
         symbols kept), and the swaps of consecutive free symbols and of consecutive absent symbols."""
         g = self.game
+        if g.listed:
+            return []  # a list game has no symmetry: every guess is its own class
         role, aut_perm, aut_sigma = node_group(self._digits, g.symbols, np.asarray(history, dtype=np.int64),
                                                secrets, False, self._perms)
         out = []

@@ -47,4 +47,6 @@ little and costs the first run its two kernels' compile: mastermind's search tak
 def uses_orbits(game: Game, orbits: bool | None, memo: bool = True) -> bool:
     """Whether a search of ``game`` uses the memo by orbit when asked for ``orbits`` (None: by size), with
     the ``memo`` on or off: the memo by orbit lives in the memo, so it is off without it."""
+    if game.listed:
+        return False  # a list game has no symmetry (symmetry.NodeGuesses), so no orbits either
     return memo and (game.size > ORBITS_MIN_CODES if orbits is None else orbits)

@@ -107,7 +107,7 @@ def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: i
     warn = warn or (lambda message: None)
     store = None
     if checkpoint is not None:
-        key = {"game": f"{game.name} ({game.spec})", "objective": objective, "cap": max_guesses,
+        key = {"game": f"{game.name} ({game.spec}{', list ' + game.digest if game.listed else ''})", "objective": objective, "cap": max_guesses,
                "options": asdict(options), "consistent_only": consistent_only, "treegen": __version__}
         store = CheckpointStore(checkpoint, key, warn)
     secrets = np.arange(game.size, dtype=np.int32)

@@ -179,9 +179,7 @@ def choose_game(
 ) -> tuple[Game, list[str]]:
     """``--game``, else the header's game, else the one the file's shape says (``why``), and the notes."""
     if given is not None:
-        if meta_game is not None and (meta_game.positions, meta_game.alphabet, meta_game.repeats) != (
-            given.positions, given.alphabet, given.repeats
-        ):
+        if meta_game is not None and not meta_game.same_rules(given):
             raise FormatError(f"{source} is a tree for {meta_game.describe()}, not for {given.describe()}")
         return given, []
     if meta_game is not None:

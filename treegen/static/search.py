@@ -77,6 +77,10 @@ def find_static(
     """
     import numpy as np
 
+    from ..rules import refuse_list_game
+
+    refuse_list_game(game, "the static game")
+
     from ..feedback import feedback_table
 
     if method not in METHODS:

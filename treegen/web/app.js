@@ -28,7 +28,7 @@
   class TreeFileError extends Error {}
 
   class Game {
-    constructor(name, positions, alphabet, repeats, notation) {
+    constructor(name, positions, alphabet, repeats, notation, words) {
       if (!(Number.isInteger(positions) && positions >= 1 && positions <= 8)) {
         throw new TreeFileError(`a game needs 1 to 8 positions, not ${positions}`);
       }
@@ -45,9 +45,11 @@
       this.repeats = repeats;
       this.notation = notation;
       this.symbols = alphabet.length;
+      // A list game (Word Mastermind): its codes are the words, in order; no symmetry.
+      this.words = words || null;
       let size = 1;
       for (let k = 0; k < positions; k++) size *= repeats ? this.symbols : this.symbols - k;
-      this.size = size;
+      this.size = words ? words.length : size;
       this.winHint = positions * (positions + 1);
       this._index = null;
       this._possible = null;
@@ -59,6 +61,12 @@
     /** Every code as symbol indices, flat (code i is codes[i*P .. i*P+P-1]), in sorted order. */
     get codes() {
       if (this._codes) return this._codes;
+      if (this.words) {
+        const P = this.positions, out = new Uint8Array(this.size * P);
+        this.words.forEach((w, i) => { for (let k = 0; k < P; k++) out[i * P + k] = this.alphabet.indexOf(w[k]); });
+        this._codes = out;
+        return out;
+      }
       const P = this.positions, n = this.symbols, out = new Uint8Array(this.size * P);
       const cur = new Array(P).fill(0), used = new Array(n).fill(false);
       let k = 0;
@@ -109,6 +117,7 @@
       if (!this.repeats && new Set(raw).size !== raw.length) {
         return new Error(`“${text}” repeats a symbol; codes have all different symbols`);
       }
+      if (this.words && !this.index.has(raw)) return new Error(`“${text}” is not a word of ${this.name}'s list of ${this.size.toLocaleString("en")} words`);
       return this.index.get(raw);
     }
 
@@ -148,6 +157,14 @@
      */
     get possibleHints() {
       if (this._possible) return this._possible;
+      if (this.words) {
+        // Of every arrangement of the symbols (a list's words give some of these): any bulls and cows that
+        // fit in the positions, but for all but one in place and the last one misplaced.
+        const P = this.positions, seen = new Set();
+        for (let b = 0; b <= P; b++) for (let c = 0; b + c <= P; c++) if (!(b === P - 1 && c === 1)) seen.add(this.hint(b, c));
+        this._possible = seen;
+        return seen;
+      }
       const P = this.positions, seen = new Set(), guesses = [];
       const parts = (left, most, largest, acc) => {
         if (left === 0) { guesses.push(acc.flatMap((m, k) => Array(m).fill(this.alphabet[k])).join("")); return; }
@@ -164,6 +181,7 @@
     }
 
     describe() {
+      if (this.words) return `a list of ${this.size.toLocaleString("en")} words of ${this.positions} letters${this.repeats ? "" : ", all different"}, ${this.size.toLocaleString("en")} secrets`;
       return `${this.positions} positions, symbols ${this.alphabet}, ${this.repeats ? "repeats allowed" : "all different"}, ${this.size.toLocaleString("en")} secrets`;
     }
   }
@@ -191,7 +209,16 @@
         !("alphabet" in d) || !("repeats" in d)) {
       throw new TreeFileError(`"game" must be an object with name, positions, alphabet and repeats`);
     }
-    const game = resolveGame(d.name) || new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab");
+    let game;
+    if ("words" in d) {
+      if (!Array.isArray(d.words) || !d.words.length || !d.words.every((w) => typeof w === "string" && w.length === d.positions &&
+          [...w].every((ch) => typeof d.alphabet === "string" && d.alphabet.includes(ch))) || d.words.some((w, i) => i && d.words[i - 1] >= w)) {
+        throw new TreeFileError(`"words" must list the game's codes, in order, once each, ${d.positions} symbols of ${d.alphabet} each`);
+      }
+      game = new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab", d.words);
+    } else {
+      game = resolveGame(d.name) || new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab");
+    }
     if (game.positions !== d.positions || game.alphabet !== d.alphabet || game.repeats !== d.repeats) {
       throw new TreeFileError(`game ${d.name} does not match its description ${JSON.stringify(d)}`);
     }
@@ -510,6 +537,7 @@
   // ---------------------------------------------------------------------------------------------
   let TREE = null; // the tree in use: readTree's result plus {source}
   let LISTED = []; // the server's listing of trees (empty from disk)
+  let HAS_OPENINGS = false; // whether the server's folder has trees/openings.json
 
   function showLoadError(source, message) {
     const box = $("#load-error");
@@ -596,6 +624,7 @@
       return;
     }
     LISTED = data.trees.filter((t) => !t.error);
+    HAS_OPENINGS = data.openings === true;
     const rows = data.trees.map((t) => t.error
       ? el("tr", { class: "broken", "data-file": t.file }, el("td", {}, t.file), el("td", { colspan: 5, class: "muted" }, t.error))
       : el("tr", { "data-file": t.file, title: `play with ${t.file}`, onclick: () => pickTree(t.file) },
@@ -933,8 +962,10 @@
     if (game.positions > 7) return null; // 8! maps per lookup: too slow to try
     const maps = [];
     let at = null;
-    for (const perm of permutations(game.positions)) {
-      let map = { perm, sym: new Array(game.symbols).fill(-1) }, node = tree.root;
+    // A list game has no symmetry: the identity is its only relabelling.
+    const perms = game.words ? [Array.from({ length: game.positions }, (_, i) => i)] : permutations(game.positions);
+    for (const perm of perms) {
+      let map = { perm, sym: game.words ? Array.from({ length: game.symbols }, (_, i) => i) : new Array(game.symbols).fill(-1) }, node = tree.root;
       for (const x of history) {
         map = extendMap(game, map, x.guess, node.guess);
         if (!map) break;
@@ -1047,7 +1078,9 @@
       this.done = false;
       this.gaveUp = false;
       this.analysis = null;
-      this.seq = 0;
+      // Answers the server gives later (scores, advice, the evil host's hints) belong to the game and the
+      // moves they were asked for: `seq` counts every question of every game, and a stale answer is dropped.
+      this.seq = (this.seq || 0) + 1;
       this.busy = false;
       this.say("");
       const rules = { ab: "xAyB, x bulls (right place) and y cows (right symbol, wrong place)",
@@ -1083,11 +1116,13 @@
       let h;
       if (this.evil) {
         this.busy = true;
+        const seq = ++this.seq;
         try {
           h = await this.evilHint(code);
         } finally {
           this.busy = false;
         }
+        if (seq !== this.seq) return; // a new game started while the host was thinking
       } else h = game.score(code, this.secret);
       this.alive = alive.filter((s) => game.score(code, s) === h);
       this.history.push({ guess: code, hint: h, left: this.alive.length, couldBe });
@@ -1176,14 +1211,17 @@
       const alive = this.aliveNow();
       if (SERVED) {
         this.say(`${node} Asking the server for the best move…`);
+        const seq = ++this.seq;
         try {
           const got = await serverAnalysis(game, this.history);
+          if (seq !== this.seq) return; // the game moved on meanwhile
           const pos = got.position;
           if (pos && pos.guess) {
             return offer(game.parseCode(pos.guess), `${node} The best move here, by exact search, is ${pos.guess}: ` +
               (pos.exact ? `${pos.expected.toFixed(4)} more guesses on average (${pos.fraction}).` : `at least ${pos.expected.toFixed(4)} more guesses on average.`));
           }
         } catch (e) { /* a heuristic below */ }
+        if (seq !== this.seq) return;
       }
       const code = heuristicGuess(game, alive);
       offer(code, `${node} A heuristic move (not proved best: it leaves the fewest secrets expected): ${game.codeText(code)}, of ${plural(alive.length, "possible secret")}.`);
@@ -1373,6 +1411,7 @@
         box.replaceChildren(el("p", { class: "muted small" }, "The values of the other first guesses come with the page served by treegen serve (trees/openings.json)."));
         return;
       }
+      if (!HAS_OPENINGS) return;
       let table;
       try {
         const res = await fetch("trees/openings.json", { cache: "no-store" });

@@ -1,0 +1,157 @@
+"""Games of a list of words (Word Mastermind, seed 001 section 1.2): the list, the game, its trees.
+
+References written here: hints from the definition, and the least total of a tiny list by a plain recursion
+over every guess of the list (no symmetry, no bounds), which the exact search and its certificate must
+match.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import pytest
+from clitools import TREEGEN
+
+from treegen.certificate import certificate_from_bytes, check_certificate
+from treegen.exact import solve_game
+from treegen.exact.certify import certify_tree
+from treegen.rules import game_from_dict, game_to_dict, parse_word_list, resolve_game
+from treegen.strategies import build_tree
+from treegen.tree import TreeError, load_tree, save_tree, tree_from_bytes, tree_to_bytes
+from treegen.verify import verify_tree
+
+WORDS = Path(__file__).resolve().parent.parent / "treegen" / "words"
+TINY = ["BAKE", "CAKE", "LAKE", "MAKE", "RAKE", "ABLE", "BALE", "BEAK", "LEAK", "CLAM", "CALM", "MACE"]
+
+
+def naive_hint(guess: str, secret: str) -> tuple[int, int]:
+    bulls = sum(a == b for a, b in zip(guess, secret))
+    common = sum(min(guess.count(x), secret.count(x)) for x in set(guess))
+    return bulls, common - bulls
+
+
+def least_total(words: list[str]) -> int:
+    """The least total guesses over the list, every guess a word of the list (plain recursion)."""
+
+    @cache
+    def best(s: frozenset) -> int:
+        if len(s) == 1:
+            return 1
+        out = None
+        for g in words:
+            classes: dict = {}
+            for x in s:
+                classes.setdefault(naive_hint(g, x), []).append(x)
+            if len(classes) == 1 and g not in s:
+                continue
+            v = len(s) + sum(best(frozenset(c)) for h, c in classes.items() if h != (4, 0))
+            out = v if out is None else min(out, v)
+        return out
+
+    return best(frozenset(words))
+
+
+def test_the_shipped_list_and_its_licence():
+    lines = (WORDS / "word-mastermind.txt").read_text(encoding="ascii").splitlines()
+    assert len(lines) == 1979 and lines == sorted(set(lines))
+    assert all(len(w) == 4 == len(set(w)) and w.isalpha() and w.isupper() for w in lines)
+    assert "Permission to use, copy, modify, distribute and sell these word" in (WORDS / "LICENSE-SCOWL").read_text()
+    assert "wamerican" in (WORDS / "SOURCE").read_text()
+    game = resolve_game("word-mastermind")
+    assert game.size == 1979 and game.listed and not game.repeats and game.alphabet == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("ABLE\nBAKE\nABLE\n", "line 3: 'ABLE' is line 1's word again"),
+    ("ABLE\nBAKED\n", "line 2: 'BAKED' has 5 letters, but line 1's word has 4"),
+    ("ABLE\nBA-E\n", "line 2: 'BA-E' is not a word of the letters A-Z"),
+    ("ABLE\n\nBAKE\n", "line 2 is empty"),
+    ("ABLE\nBAKE\n 1234\n", "line 3: ' 1234' has spaces around it"),
+    ("ABLE\nCAFÉ\n", "line 2: a character that is not ASCII"),
+    ("", "has no words"),
+])
+def test_bad_lists_are_refused_naming_the_line(tmp_path, text, words):
+    path = tmp_path / "list.txt"
+    path.write_bytes(text.encode("utf-8"))
+    proc = subprocess.run([TREEGEN, "build", "--game", f"words:{path}", "-s", "entropy", "-o", str(tmp_path / "t.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and words in proc.stderr, proc.stderr
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_hints_are_bulls_and_cows_of_the_words():
+    game = parse_word_list("\n".join(TINY), "tiny", "tiny")
+    for g, gw in enumerate(game.words):
+        for s, sw in enumerate(game.words):
+            from treegen.rules import score_codes
+
+            assert game.split_hint(score_codes(game, g, s)) == naive_hint(gw, sw)
+
+
+def test_exact_optimum_of_a_tiny_list_matches_brute_force_and_is_certified():
+    game = parse_word_list("\n".join(TINY), "tiny", "tiny")
+    want = least_total(sorted(TINY))
+    tree = solve_game(game)
+    assert tree.stats.total == want and verify_tree(tree).total == want
+    cert = certify_tree(tree)
+    proof = check_certificate(certificate_from_bytes(json.dumps(cert).encode()))
+    assert proof.least_cost == want and proof.game == game
+    # a claim one higher is refused: the certificate proves exactly the optimum
+    cert["claims"][cert["roots"]["least_cost"]][2] = want + 1
+    with pytest.raises(ValueError):
+        check_certificate(certificate_from_bytes(json.dumps(cert).encode()))
+
+
+def test_a_tree_for_one_list_is_refused_for_another(tmp_path):
+    game = parse_word_list("\n".join(TINY), "tiny", "tiny")
+    other = parse_word_list("\n".join(TINY[:-1] + ["LACE"]), "other", "tiny")
+    tree = build_tree(game, "entropy").tree
+    path = tmp_path / "t.json"
+    save_tree(tree, path)
+    assert load_tree(path, game).stats == tree.stats
+    with pytest.raises(TreeError, match="another list of 12 words"):
+        load_tree(path, other)
+    # words changed in the file without its digest: refused
+    obj = json.loads(path.read_text())
+    obj["game"]["words"][0] = "ABET"
+    with pytest.raises(ValueError, match="do not match its words_sha256"):
+        tree_from_bytes(json.dumps(obj).encode())
+    assert game_from_dict(game_to_dict(game)) == game and game_from_dict(game_to_dict(other)) != game
+    proc = subprocess.run([TREEGEN, "verify", str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "a list of 12 words of 4 letters" in proc.stdout
+
+
+def test_word_mastermind_heuristic_tree_plays(tmp_path):
+    out = tmp_path / "wm.json"
+    proc = subprocess.run([TREEGEN, "build", "--game", "word-mastermind", "--strategy", "entropy", "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    tree = load_tree(out)
+    assert verify_tree(tree).secrets == 1979
+    proc = subprocess.run([TREEGEN, "play", "--tree", str(out), "--secret", "cake"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.rstrip().endswith("solved in " + proc.stdout.split("solved in ")[1].strip())
+    lines = [line.split() for line in proc.stdout.splitlines() if line.startswith("guess")]
+    for _, _, guess, hint in lines:
+        b, c = naive_hint(guess, "CAKE")
+        assert hint == f"{b}A{c}B"
+    proc = subprocess.run([TREEGEN, "play", "--tree", str(out), "--secret", "cakf"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+def test_tree_bytes_round_trip():
+    game = parse_word_list("\n".join(TINY), "tiny", "tiny")
+    tree = build_tree(game, "minimax").tree
+    assert tree_to_bytes(tree_from_bytes(tree_to_bytes(tree))) == tree_to_bytes(tree)
+
+
+@pytest.mark.parametrize("command", [["static"], ["value"]])
+def test_static_and_value_refuse_a_list_game(tmp_path, command):
+    """The static game and the value of the game rest on the symmetry of every arrangement of the symbols;
+    a list game has none, so they refuse it in one line rather than give a wrong figure."""
+    path = tmp_path / "list.txt"
+    path.write_text("\n".join(TINY) + "\n")
+    proc = subprocess.run([TREEGEN, *command, "--game", f"words:{path}"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "list of words" in proc.stderr, proc.stderr
