@@ -108,7 +108,9 @@ class Proof:
 
 def score_table(game: Game) -> np.ndarray:
     """Every hint, ``table[guess, secret]`` (uint8, the game's hint ints): bulls are the positions where
-    the two codes agree, cows the symbols they share (counted with multiplicity) minus the bulls."""
+    the two codes agree, cows the symbols they share (counted with multiplicity) minus the bulls; a game
+    of black pegs has the bulls alone (``xA0B``), a game of Jotto the symbols shared (``0AcB``) or, for the
+    secret itself, all bulls."""
     digits = np.array(game.codes, dtype=np.int8).reshape(game.size, game.positions)
     counts = np.zeros((game.size, game.symbols), dtype=np.int8)
     for p in range(game.positions):
@@ -123,7 +125,12 @@ def score_table(game: Game) -> np.ndarray:
         common = np.zeros((hi - lo, game.size), dtype=np.uint8)
         for x in range(game.symbols):
             common += np.minimum(counts[lo:hi, x, None], counts[None, :, x]).astype(np.uint8)
-        table[lo:hi] = bulls * np.uint8(game.positions + 1) + common - bulls
+        if game.rule == "black-pegs":  # the bulls alone, as xA0B
+            table[lo:hi] = bulls * np.uint8(game.positions + 1)
+        elif game.rule == "jotto":  # the common symbols as 0AcB, or all-bulls for the secret itself
+            table[lo:hi] = np.where(bulls == game.positions, np.uint8(game.positions * (game.positions + 1)), common)
+        else:
+            table[lo:hi] = bulls * np.uint8(game.positions + 1) + common - bulls
     return table
 
 

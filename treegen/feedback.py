@@ -51,6 +51,8 @@ def score_many(game: Game, guesses, secrets) -> np.ndarray:
     g = np.asarray(guesses, dtype=np.int64)
     s = np.asarray(secrets, dtype=np.int64)
     digits = code_digits(game)
+    if game.rule != "bulls-cows":
+        return _score_rule(game, digits[g], _code_counts(game)[g], digits[s], _code_counts(game)[s])
     if not game.repeats:
         from . import scoring_kernels  # numba, loaded by the first caller that scores (the memory helpers need none)
 
@@ -91,6 +93,27 @@ def _score_repeats(gdigits, gcounts, sdigits, scounts, positions: int) -> np.nda
         for x in range(gcounts.shape[1]):
             np.minimum(gcounts[i : i + rows, x, None], scounts[None, :, x], out=least[:rows])
             block += least[:rows]
+    return out
+
+
+def _score_rule(game: Game, gdigits, gcounts, sdigits, scounts) -> np.ndarray:
+    """Hints (uint8) under a rule other than bulls and cows (``Game.rule_hint``), from the bulls and the common
+    symbols of every guess (rows) and secret, a block of rows at a time."""
+    p = game.positions
+    out = np.empty((gdigits.shape[0], sdigits.shape[0]), dtype=np.uint8)
+    step = max(16, sdigits.shape[0] // 200)
+    for i in range(0, gdigits.shape[0], step):
+        rows = slice(i, i + step)
+        bulls = np.zeros((gdigits[rows].shape[0], sdigits.shape[0]), dtype=np.uint8)
+        for k in range(p):
+            bulls += gdigits[rows, k, None] == sdigits[None, :, k]
+        if game.rule == "black-pegs":
+            out[rows] = bulls * np.uint8(p + 1)
+            continue
+        common = np.zeros(bulls.shape, dtype=np.uint8)
+        for x in range(gcounts.shape[1]):
+            common += np.minimum(gcounts[rows, x, None], scounts[None, :, x])
+        out[rows] = np.where(bulls == p, np.uint8(game.win_hint), common)  # jotto
     return out
 
 

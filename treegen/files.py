@@ -328,9 +328,9 @@ def standard_streams() -> None:
 
 
 
-def read_word_list(path: str):
-    """The list game of the word file at ``path`` (``--game words:PATH``), named after the file
-    (``rules.parse_word_list`` says what a list may hold)."""
+def read_word_list(path: str, rule: str = "bulls-cows"):
+    """The list game of the word file at ``path`` (``--game words:PATH``; ``jotto:PATH`` with ``rule`` jotto),
+    named after the file (``rules.parse_word_list`` says what a list may hold)."""
     from pathlib import Path
 
     from .rules import GameError, parse_word_list
@@ -343,5 +343,5 @@ def read_word_list(path: str):
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise GameError(f"{path}, line {line}: a character that is not ASCII; words are of the letters A-Z") from None
-    return parse_word_list(text, path, Path(path).stem)
+    return parse_word_list(text, path, Path(path).stem, rule)
 

@@ -277,6 +277,11 @@ class LiveCodes:
     def of(cls, game: Game, digits: np.ndarray | None = None, packed: bool = True) -> LiveCodes:
         """The arrays for ``game``: ``digits`` if given (e.g. ``feedback.code_digits``), else generated.
         ``packed=False`` leaves out the packed masks (tests compare the two kernels)."""
+        if game.rule != "bulls-cows":
+            from .rules import GameError
+
+            raise GameError(f"{game.name} scores {game.rule}; hints computed on the fly are bulls and cows only, so "
+                            "it is played from its feedback table (a game of at most 20000 codes)")
         if digits is None:
             digits = all_digits(game.positions, game.symbols, game.repeats, game.size)
         masks, counts = _masks_counts(digits, game.symbols, game.repeats)

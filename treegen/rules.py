@@ -143,6 +143,9 @@ class Game:
     # the alphabet. Compared through ``digest`` (its SHA-256), so that hashing a game stays cheap.
     words: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
     digest: str | None = None
+    # How a guess is scored (RULES): bulls and cows; black pegs only (the bulls); or Jotto (the letters in
+    # common, and whether the guess is the secret).
+    rule: str = "bulls-cows"
 
     def __post_init__(self) -> None:
         if not 1 <= self.positions <= MAX_POSITIONS:
@@ -161,6 +164,8 @@ class Game:
             )
         if self.notation not in ("ab", "pegs", "baseball"):
             raise GameError(f"unknown hint notation {self.notation!r}")
+        if self.rule not in RULES:
+            raise GameError(f"unknown hint rule {shorten(repr(self.rule))}: use one of {', '.join(RULES)}")
         if self.words is not None:
             problem = words_problem(self.words, self.positions, self.alphabet, self.repeats)
             if problem:
@@ -195,9 +200,19 @@ class Game:
 
     def same_rules(self, other: Game) -> bool:
         """Whether ``other`` plays by the same rules, whatever its name: the same codes (positions, symbols,
-        repeats and, for a list game, the same list) and so the same hints."""
-        return (self.positions, self.alphabet, self.repeats, self.digest) == (
-            other.positions, other.alphabet, other.repeats, other.digest)
+        repeats and, for a list game, the same list) scored by the same rule, and so the same hints."""
+        return (self.positions, self.alphabet, self.repeats, self.digest, self.rule) == (
+            other.positions, other.alphabet, other.repeats, other.digest, other.rule)
+
+    def rule_hint(self, bulls: int, common: int) -> int:
+        """The hint of a guess with ``bulls`` symbols in place and ``common`` symbols shared with the secret
+        (counted with multiplicity) under the game's rule: bulls and cows (cows = common - bulls); black
+        pegs only (``xA0B``); Jotto, the common letters (``0AcB``), or all-bulls when the guess is the secret."""
+        if self.rule == "black-pegs":
+            return bulls * (self.positions + 1)
+        if self.rule == "jotto":
+            return self.win_hint if bulls == self.positions else common
+        return bulls * (self.positions + 1) + common - bulls
 
     @property
     def spec(self) -> str:
@@ -269,20 +284,22 @@ class Game:
                     if other < n - k:  # a symbol outside the guess (any one, when repeats are allowed)
                         nxt.add((bulls, used, other + (not self.repeats)))
                 states = nxt
-            seen.update(self.hint(bulls, sum(used) - bulls) for bulls, used, _ in states)
+            seen.update(self.rule_hint(bulls, sum(used)) for bulls, used, _ in states)
         return frozenset(seen)
 
     def describe(self) -> str:
+        scored = {"bulls-cows": "", "black-pegs": ", black pegs only", "jotto": ", Jotto hints (letters in common)"}[self.rule]
         if self.words is not None:
             return (f"{self.name}: a list of {self.size} words of {self.positions} letters"
-                    f"{'' if self.repeats else ', all different'}, {self.size} secrets")
+                    f"{'' if self.repeats else ', all different'}{scored}, {self.size} secrets")
         return (
             f"{self.name}: {self.positions} positions, symbols {self.alphabet}, "
-            f"{'repeats' if self.repeats else 'no repeats'}, {self.size} secrets"
+            f"{'repeats' if self.repeats else 'no repeats'}{scored}, {self.size} secrets"
         )
 
 
-# -- games of a list of words ---------------------------------------------------------------------
+# -- hint rules and games of a list of words -------------------------------------------------------------
+RULES = ("bulls-cows", "black-pegs", "jotto")  # Game.rule_hint says how each scores a guess
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 WORDS_MAX = 20_000  # words in a list game (a feedback table of 400 MB)
 
@@ -316,7 +333,7 @@ def refuse_list_game(game: Game, what: str) -> None:
                         "list of words, which has none (build, solve, verify, play and analyze take it)")
 
 
-def parse_word_list(text: str, source: str, name: str) -> Game:
+def parse_word_list(text: str, source: str, name: str, rule: str = "bulls-cows") -> Game:
     """A list game (bulls-and-cows hints) from a file's text: one word per line, letters A-Z in either case
     (or digits 0-9), all of one length. Repeated letters within a word are allowed when some word has one.
     The words are sorted; a problem is a GameError naming its line."""
@@ -351,7 +368,7 @@ def parse_word_list(text: str, source: str, name: str) -> Game:
         raise GameError(f"{source} has {len(words)} words; at most {WORDS_MAX} are supported")
     alphabet = "0123456789" if words[0].isdigit() else LETTERS
     repeats = any(len(set(w)) != len(w) for w in words)
-    return Game(name, len(words[0]), alphabet, repeats, "ab", tuple(sorted(words)))
+    return Game(name, len(words[0]), alphabet, repeats, "ab", tuple(sorted(words)), rule=rule)
 
 
 def _partitions(total: int, most: int, largest: int):
@@ -394,6 +411,8 @@ PRESETS: dict[str, Game] = {
     )
 }
 DEFAULT_GAME = "bulls-cows"
+# Presets scored by another rule of the family (RULES): Mastermind with black pegs only.
+RULE_PRESETS: dict[str, Game] = {"black-pegs": Game("black-pegs", 4, "123456", True, "pegs", rule="black-pegs")}
 
 # The numbers of a spec are read by parse_int (ASCII digits only: \d would also match '４' and '٣');
 # [^:\s]* lets a spec-shaped name with a bad number get a message about that number.
@@ -411,6 +430,8 @@ def resolve_game(name: str, *, large: bool = False) -> Game:
     key = str(name).strip().lower()
     if key in PRESETS:
         return PRESETS[key]
+    if key in RULE_PRESETS:
+        return RULE_PRESETS[key]
     if key in WORD_PRESETS:
         return _word_preset(key)
     m = _SPEC.fullmatch(key)
@@ -432,21 +453,22 @@ def resolve_game(name: str, *, large: bool = False) -> Game:
             )
         return game
     raise GameError(
-        f"unknown game {shorten(name)!r}: use one of {', '.join([*PRESETS, *WORD_PRESETS])}, a spec such as "
+        f"unknown game {shorten(name)!r}: use one of {', '.join([*PRESETS, *RULE_PRESETS, *WORD_PRESETS])}, a spec such as "
         f"bc:3:6 (no repeats) or mm:4:7 (repeats), or words:FILE (a list of words, one per line)"
     )
 
 
 # Games of a shipped word list (treegen/words/, derived by scripts/word_lists.py): name -> file.
-WORD_PRESETS = {"word-mastermind": "word-mastermind.txt"}
+WORD_PRESETS = {"word-mastermind": ("word-mastermind.txt", "bulls-cows"), "jotto": ("words5.txt", "jotto")}
 
 
 @cache
 def _word_preset(key: str) -> Game:
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent / "words" / WORD_PRESETS[key]
-    return parse_word_list(path.read_text(encoding="ascii"), str(path), key)
+    file, rule = WORD_PRESETS[key]
+    path = Path(__file__).resolve().parent / "words" / file
+    return parse_word_list(path.read_text(encoding="ascii"), str(path), key, rule)
 
 
 class ArgumentTypeError(TreegenError, TypeError):
@@ -489,18 +511,21 @@ def game_from_dict(d: dict) -> Game:
     if not name.isprintable():  # messages quote the name as it is: a line break would split them
         raise GameError(f"game name {shorten(name)!r} has a line break or control character; give a name on one line")
     key = name.strip().lower()
+    rule = d.get("rule", "bulls-cows")
+    if rule not in RULES:
+        raise GameError(f"game {shorten(name)!r}: unknown hint rule {shorten(repr(rule))}; the rules are {', '.join(RULES)}")
     if "words" in d or "words_sha256" in d:
         words, digest = d.get("words"), d.get("words_sha256")
         if not isinstance(words, list) or not all(isinstance(w, str) for w in words) or not isinstance(digest, str):
             raise GameError(f"game {shorten(name)!r}: a list game has 'words' (a list of strings) and 'words_sha256'")
         if words_digest(words) != digest:
             raise GameError(f"game {shorten(name)!r}: its words do not match its words_sha256 (the list was changed)")
-        game = Game(name, p, alphabet, repeats, "ab", tuple(words))
-    elif key in PRESETS or _SPEC.fullmatch(key):
+        game = Game(name, p, alphabet, repeats, "ab", tuple(words), rule=rule)
+    elif key in PRESETS or key in RULE_PRESETS or _SPEC.fullmatch(key):
         game = resolve_game(name)  # a spec that is out of range is an error, not a game of its own
     else:
-        game = Game(name, p, alphabet, repeats)
-    if (game.positions, game.alphabet, game.repeats) != (p, alphabet, repeats):
+        game = Game(name, p, alphabet, repeats, rule=rule)
+    if (game.positions, game.alphabet, game.repeats, game.rule) != (p, alphabet, repeats, rule):
         raise GameError(f"game {shorten(name)!r} does not match its description {shorten(repr(d), 80)}")
     return game
 
@@ -515,6 +540,8 @@ def game_to_dict(game: Game) -> dict:
     if game.words is not None:  # a list game carries its list, and the list's digest to check it by
         d["words"] = list(game.words)
         d["words_sha256"] = game.digest
+    if game.rule != "bulls-cows":
+        d["rule"] = game.rule
     return d
 
 
@@ -566,11 +593,11 @@ def score_symbols(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -
     """The hint for ``guess`` against ``secret``, both symbol tuples (``game.codes[code]``).
 
     Bulls are positions that agree; cows are the common symbols counted with multiplicity
-    (min of the two counts), minus the bulls.
+    (min of the two counts), minus the bulls; the game's rule makes the hint of them (``Game.rule_hint``).
     """
     bulls = sum(1 for g, s in zip(guess, secret) if g == s)
     common = sum(min(guess.count(x), secret.count(x)) for x in set(guess))
-    return bulls * (game.positions + 1) + common - bulls
+    return game.rule_hint(bulls, common)
 
 
 def score_codes(game: Game, guess: Code, secret: Code) -> Hint:
@@ -593,6 +620,10 @@ _PEGS = re.compile(r"^[BW]*$", re.I | re.ASCII)
 
 def accepted_hint_forms(game: Game) -> str:
     """The ways of writing a hint that ``parse_hint`` accepts for ``game``, for messages and prompts."""
+    if game.rule == "jotto":
+        return f"the number of letters in common, '0' to '{game.positions}', or 'found' (also '0A2B', '{game.positions}A0B')"
+    if game.rule == "black-pegs":
+        return "the black pegs, 'BB' or '2' (also '2A0B'); '-' or '0' for none"
     forms = "'1A2B', '1a2b', '1 2' (bulls then cows)"
     if game.notation == "baseball":
         forms += ", 'ball=3 strike=1' or 'b3s1' (ball counts strikes too)"
@@ -615,6 +646,16 @@ def parse_hint(game: Game, text: str) -> int:
 
     bulls = cows = None
     m = _AB.match(raw) or _PAIR.match(raw)
+    if game.rule != "bulls-cows" and not m:
+        # Jotto: the letters in common, or 'found'; black pegs: their number, or the pegs as B's.
+        low = raw.lower()
+        if game.rule == "jotto" and low in ("found", "win", "yes"):
+            return game.win_hint
+        if re.fullmatch("[0-9]+", raw, re.ASCII):
+            n = count(raw)
+            bulls, cows = (n, 0) if game.rule == "black-pegs" else (0, n)
+        elif game.rule == "black-pegs" and (raw == "-" or re.fullmatch("[Bb]+", raw)):
+            bulls, cows = raw.upper().count("B"), 0
     if m:
         bulls, cows = count(m.group(1)), count(m.group(2))
     elif game.notation == "baseball" and (mb := _BASEBALL.match(raw)):
@@ -648,6 +689,10 @@ def format_hint(game: Game, hint: int) -> str:
 def format_hint_native(game: Game, hint: int) -> str | None:
     """The hint in the game's own notation, or None when the game has only ``xAyB``."""
     bulls, cows = game.split_hint(hint)
+    if game.rule == "jotto":
+        return "found" if hint == game.win_hint else f"{cows} in common"
+    if game.rule == "black-pegs":
+        return "B" * bulls or "-"
     if game.notation == "baseball":
         return f"ball={bulls + cows} strike={bulls}"
     if game.notation == "pegs":

@@ -383,7 +383,7 @@ class Handler(BaseHTTPRequestHandler):
             raise TreegenError(f"{path} takes exactly these parameters, once each: {', '.join(want)} "
                                "(moves: GUESS=HINT pairs separated by commas, or empty)")
         name = query["game"][0]
-        if name.strip().lower().startswith("words:"):
+        if name.strip().lower().startswith(("words:", "jotto:")):
             # resolve_game would read that file: the server reads no file but its folder's trees
             raise TreegenError("a word list is named by a tree of the folder, not by a file (words:...)")
         game = self.coach.game(name, resolve_game)

@@ -137,6 +137,8 @@ def uses_table(game: Game, strategy: str, memory: int | None = None) -> bool:
     from .feedback import table_fits
     from .livescore import packable
 
+    if game.rule != "bulls-cows":
+        return table_fits(game, memory)  # the on-the-fly kernels score bulls and cows only
     return get_strategy(strategy).kind == "scored" and not packable(game) and table_fits(game, memory)
 
 

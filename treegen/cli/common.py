@@ -163,13 +163,15 @@ def add_game(p: argparse.ArgumentParser) -> None:
 
 
 def game_of(name: str, large: bool = False):
-    """The game a ``--game`` argument names: ``words:FILE``, a list of words read from a file (``files``), else a
-    preset or spec (``rules.resolve_game``)."""
+    """The game a ``--game`` argument names: ``words:FILE``, a list of words read from a file (``files``), scored
+    by bulls and cows, or ``jotto:FILE``, by Jotto's letters in common; else a preset or spec
+    (``rules.resolve_game``)."""
     text = str(name).strip()
-    if text.lower().startswith("words:"):
-        from ..files import read_word_list
+    for prefix, rule in (("words:", "bulls-cows"), ("jotto:", "jotto")):
+        if text.lower().startswith(prefix):
+            from ..files import read_word_list
 
-        return read_word_list(text[len("words:"):])
+            return read_word_list(text[len(prefix):], rule)
     return resolve_game(name, large=large)
 
 

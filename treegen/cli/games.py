@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..rules import PRESETS, WORD_PRESETS, resolve_game
+from ..rules import PRESETS, RULE_PRESETS, WORD_PRESETS, resolve_game
 from .common import Exit, add_command, add_game, game_of, whole
 
 # -- games -----------------------------------------------------------------------------------------
@@ -20,10 +20,14 @@ def cmd_games(args) -> int:
             f"{g.name:<19} {g.positions:>9}  {g.alphabet:<11} {'yes' if g.repeats else 'no':<8} "
             f"{g.size:>7}  {notation[g.notation]}"
         )
+    for g in RULE_PRESETS.values():
+        print(f"{g.name:<19} {g.positions:>9}  {g.alphabet:<11} {'yes' if g.repeats else 'no':<8} {g.size:>7}  "
+              f"xA0B or pegs BB ({g.rule}: the bulls alone)")
     for name in WORD_PRESETS:
         g = resolve_game(name)
-        print(f"{g.name:<19} {g.positions:>9}  {'A-Z':<11} {'yes' if g.repeats else 'no':<8} {g.size:>7}  xAyB "
-              f"(a list of English words; treegen/words/)")
+        hints = "xAyB" if g.rule == "bulls-cows" else "a count such as 2, or found (jotto: letters in common)"
+        print(f"{g.name:<19} {g.positions:>9}  {'A-Z':<11} {'yes' if g.repeats else 'no':<8} {g.size:>7}  {hints} "
+              f"(English words; treegen/words/)")
     print("\nOther games: --game bc:P:N (P positions, N symbols, no repeats) or mm:P:N (repeats);")
     print("symbols are the first N of 0-9 then A-Z, e.g. --game bc:3:6, --game mm:4:7;")
     print("or --game words:FILE, the words of a file (one per line, letters A-Z) as the codes.")

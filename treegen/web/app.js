@@ -28,7 +28,7 @@
   class TreeFileError extends Error {}
 
   class Game {
-    constructor(name, positions, alphabet, repeats, notation, words) {
+    constructor(name, positions, alphabet, repeats, notation, words, rule) {
       if (!(Number.isInteger(positions) && positions >= 1 && positions <= 8)) {
         throw new TreeFileError(`a game needs 1 to 8 positions, not ${positions}`);
       }
@@ -47,6 +47,9 @@
       this.symbols = alphabet.length;
       // A list game (Word Mastermind): its codes are the words, in order; no symmetry.
       this.words = words || null;
+      // How a guess is scored (rules.RULES): bulls and cows, black pegs only, or Jotto (letters in common).
+      this.rule = rule || "bulls-cows";
+      if (!["bulls-cows", "black-pegs", "jotto"].includes(this.rule)) throw new TreeFileError(`unknown hint rule ${JSON.stringify(rule)}`);
       let size = 1;
       for (let k = 0; k < positions; k++) size *= repeats ? this.symbols : this.symbols - k;
       this.size = words ? words.length : size;
@@ -135,6 +138,14 @@
       }
       let common = 0;
       for (let x = 0; x < this.symbols; x++) common += cg[x] < cs[x] ? cg[x] : cs[x];
+      return this.ruleHint(bulls, common);
+    }
+
+    /** The hint of `bulls` in place and `common` shared under the game's rule (rules.Game.rule_hint). */
+    ruleHint(bulls, common) {
+      const P = this.positions;
+      if (this.rule === "black-pegs") return bulls * (P + 1);
+      if (this.rule === "jotto") return bulls === P ? this.winHint : common;
       return bulls * (P + 1) + common - bulls;
     }
 
@@ -143,6 +154,8 @@
     formatHint(h) { const [b, c] = this.splitHint(h); return `${b}A${c}B`; }
     formatNative(h) {
       const [b, c] = this.splitHint(h);
+      if (this.rule === "jotto") return h === this.winHint ? "found" : `${c} in common`;
+      if (this.rule === "black-pegs") return "B".repeat(b) || "-";
       if (this.notation === "baseball") return `ball=${b + c} strike=${b}`;
       if (this.notation === "pegs") return "B".repeat(b) + "W".repeat(c) || "-";
       return null;
@@ -161,7 +174,7 @@
         // Of every arrangement of the symbols (a list's words give some of these): any bulls and cows that
         // fit in the positions, but for all but one in place and the last one misplaced.
         const P = this.positions, seen = new Set();
-        for (let b = 0; b <= P; b++) for (let c = 0; b + c <= P; c++) if (!(b === P - 1 && c === 1)) seen.add(this.hint(b, c));
+        for (let b = 0; b <= P; b++) for (let c = 0; b + c <= P; c++) if (!(b === P - 1 && c === 1)) seen.add(this.ruleHint(b, b + c));
         this._possible = seen;
         return seen;
       }
@@ -215,7 +228,9 @@
           [...w].every((ch) => typeof d.alphabet === "string" && d.alphabet.includes(ch))) || d.words.some((w, i) => i && d.words[i - 1] >= w)) {
         throw new TreeFileError(`"words" must list the game's codes, in order, once each, ${d.positions} symbols of ${d.alphabet} each`);
       }
-      game = new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab", d.words);
+      game = new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab", d.words, d.rule);
+    } else if (d.rule && d.rule !== "bulls-cows") {
+      game = new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), d.name === "black-pegs" ? "pegs" : "ab", null, d.rule);
     } else {
       game = resolveGame(d.name) || new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab");
     }
@@ -472,6 +487,7 @@
   function hintView(game, h) {
     const [b, c] = game.splitHint(h);
     const canon = game.formatHint(h);
+    if (game.rule === "jotto") return el("span", { class: "hint jotto", "data-hint": canon, title: canon }, game.formatNative(h));
     if (game.notation === "pegs") {
       const pegs = [];
       for (let i = 0; i < b; i++) pegs.push(el("i", { class: "peg black" }));
@@ -738,14 +754,32 @@
             type: "button", class: "count", "data-row": which, "data-value": v, "aria-pressed": "false",
             onclick: () => this.choose(which, v),
           }, String(v)))));
-      // In the order the game writes its hint: ball=B strike=S puts balls first.
-      const rows = [row(0, names[0], names[1]), row(1, names[2], names[3])];
-      $("#g-answer").replaceChildren(...(game.notation === "baseball" ? rows.reverse() : rows));
+      // In the order the game writes its hint: ball=B strike=S puts balls first. Black pegs alone: one row.
+      // Jotto: the letters in common, and a button for the word itself.
+      let rows = [row(0, names[0], names[1]), row(1, names[2], names[3])];
+      if (game.notation === "baseball") rows.reverse();
+      if (game.rule === "black-pegs") rows = [row(0, "Black pegs", "right symbol, right place")];
+      if (game.rule === "jotto") {
+        rows = [row(1, "Letters in common", "letters both words have, wherever they are"),
+          el("div", { class: "count-row" }, el("div", { class: "count-label" }, el("strong", {}, "Or"), el("span", { class: "muted" }, "the guess is your word")),
+            el("div", {}, el("button", { type: "button", class: "count found", "data-row": 0, "data-value": game.positions, "aria-pressed": "false",
+              onclick: () => this.choose(0, game.positions) }, "That is my word")))];
+      }
+      $("#g-answer").replaceChildren(...rows);
       this.render();
     },
 
     choose(which, v) {
       this.pick[which] = v;
+      const rule = TREE.game.rule;
+      if (rule === "black-pegs" && which === 0) this.pick[1] = 0;
+      if (rule === "jotto" && which === 1) this.pick[0] = null;
+      if (rule !== "bulls-cows") {
+        document.querySelectorAll("#g-answer .count").forEach((b) =>
+          b.setAttribute("aria-pressed", String(Number(b.dataset.row) === which && Number(b.dataset.value) === v)));
+        this.preview();
+        return;
+      }
       if (which === 0 && v === TREE.game.positions) {
         // all in place: the other count is forced (no cows, or as many balls as strikes)
         this.pick[1] = TREE.game.notation === "baseball" ? v : 0;
@@ -760,6 +794,11 @@
     /** The chosen answer as (bulls, cows), or an Error saying why it cannot be a hint. */
     chosenHint() {
       const game = TREE.game, [first, second] = this.pick;
+      if (game.rule === "jotto") {
+        if (first === game.positions) return game.winHint;
+        if (second === null) return null;
+        return game.hint(0, second);
+      }
       if (first === null || second === null) return null;
       let bulls = first, cows = second;
       if (game.notation === "baseball") {

@@ -1,0 +1,148 @@
+"""The family's hint rules (rules.Game.rule_hint): bulls and cows, black pegs only, Jotto.
+
+Each rule is checked against a scorer written here from its definition, over every pair of a small game and
+of a word list, and against examples published with the game:
+
+- Jotto (Wikipedia's article, and the sample games of "Jotto and Some Variants", The Game Shelf, 2009): the
+  reply is the number of letters two words share, positions aside; a repeated letter counts as often as both
+  words have it (the "Scrabble tiles" reading: CLASS against PASTA is 2), and the secret itself ends the game.
+- Exact and partial matches (a Jotto program's help, McGill COMP 202): LOUSE/PURSE 2 exact 1 partial,
+  QUEUE/QUEER 3 exact 1 partial, QUEUE/FEATS 0 exact 1 partial; black pegs count the exact ones alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from treegen.feedback import feedback_table
+from treegen.rules import (Game, HintError, format_hint, format_hint_native, parse_hint, parse_word_list,
+                           resolve_game, score_codes)
+from treegen.certificate import score_table
+
+
+def bulls(g: str, s: str) -> int:
+    return sum(a == b for a, b in zip(g, s))
+
+
+def shared(g: str, s: str) -> int:
+    """Letters in common, each as often as both words have it (Counter intersection)."""
+    return sum((Counter(g) & Counter(s)).values())
+
+
+def naive(rule: str, g: str, s: str) -> tuple[int, int]:
+    """(bulls, cows) as the game writes its hint, from the rule's definition."""
+    if rule == "black-pegs":
+        return bulls(g, s), 0
+    if rule == "jotto":
+        return (len(g), 0) if g == s else (0, shared(g, s))
+    return bulls(g, s), shared(g, s) - bulls(g, s)
+
+
+def jotto_of(words):
+    return parse_word_list("\n".join(words), "examples", "examples", "jotto")
+
+
+@pytest.mark.parametrize("secret, sample", [
+    ("MOVER", [("SPORT", 2), ("SPORE", 3), ("SPARE", 2), ("PARED", 2), ("SCARE", 2), ("SCAPE", 1), ("JOKER", 3),
+               ("LONER", 3), ("GROVE", 4), ("GORGE", 3), ("HOVER", 4)]),
+    ("PEARL", [("TRIOS", 1), ("FALSE", 3), ("SLANG", 2), ("SWELL", 2), ("PASSE", 3), ("ABASE", 2), ("PLEAT", 4),
+               ("PALER", 5)]),
+    ("OTHER", [("PEACH", 2)]),
+    ("CLASS", [("PASTA", 2)]),
+])
+def test_jotto_published_games(secret, sample):
+    game = jotto_of(sorted({secret, *(w for w, _ in sample)}))
+    s = game.code_index[tuple(game.alphabet.index(c) for c in secret)]
+    for word, reply in sample:
+        g = game.code_index[tuple(game.alphabet.index(c) for c in word)]
+        hint = score_codes(game, g, s)
+        assert format_hint_native(game, hint) == f"{reply} in common", word
+    assert format_hint_native(game, score_codes(game, s, s)) == "found"  # the game ends only on the word itself
+
+
+@pytest.mark.parametrize("guess, secret, exact, partial", [
+    ("LOUSE", "PURSE", 2, 1), ("QUEUE", "QUEER", 3, 1), ("QUEUE", "FEATS", 0, 1),
+])
+def test_exact_and_partial_matches(guess, secret, exact, partial):
+    for rule, want in (("bulls-cows", f"{exact}A{partial}B"), ("black-pegs", f"{exact}A0B")):
+        game = parse_word_list(f"{guess}\n{secret}\n", "examples", "examples", rule)
+        code = {w: k for k, w in enumerate(game.words)}
+        assert format_hint(game, score_codes(game, code[guess], code[secret])) == want
+
+
+@pytest.mark.parametrize("rule", ["bulls-cows", "black-pegs", "jotto"])
+def test_every_pair_against_the_definition(rule):
+    """Every pair of a small spec game with repeats and of 300 random five-letter words, by rules.score_codes,
+    the feedback table (numpy) and the certificate checker's own table, against the definition."""
+    mm = Game("examples", 3, "0123", True, "pegs", rule=rule)
+    words = sorted(random.Random(4).sample(resolve_game("jotto").words, 300))
+    wl = parse_word_list("\n".join(words), "sample", "sample", rule)
+    for game in (mm, wl):
+        text = ["".join(game.alphabet[x] for x in c) for c in game.codes]
+        table, checker = feedback_table(game), score_table(game)
+        for g, s in itertools.product(range(game.size), repeat=2):
+            want = game.hint(*naive(rule, text[g], text[s]))
+            assert score_codes(game, g, s) == table[g, s] == checker[g, s] == want, (rule, text[g], text[s])
+        seen = {int(h) for h in table.ravel()}
+        assert seen <= game.possible_hints
+
+
+def test_hints_are_read_in_the_rules_own_words():
+    jotto, black = resolve_game("jotto"), resolve_game("black-pegs")
+    assert parse_hint(jotto, "3") == jotto.hint(0, 3) and parse_hint(jotto, "found") == jotto.win_hint
+    assert parse_hint(black, "BB") == parse_hint(black, "2") == parse_hint(black, "2A0B") == black.hint(2, 0)
+    for game, text in ((jotto, "1A2B"), (black, "1A1B"), (jotto, "6")):
+        with pytest.raises(HintError):
+            parse_hint(game, text)
+
+
+def least_total(game) -> int:
+    """The least total over every secret, any code as a guess, by a plain recursion (no symmetry, no bounds)."""
+    from functools import cache
+
+    codes = range(game.size)
+    text = ["".join(game.alphabet[x] for x in c) for c in game.codes]
+
+    @cache
+    def best(s: frozenset) -> int:
+        if len(s) == 1:
+            return 1
+        out = None
+        for g in codes:
+            classes: dict = {}
+            for x in s:
+                classes.setdefault(naive(game.rule, text[g], text[x]), []).append(x)
+            if len(classes) == 1 and g not in s:
+                continue
+            v = len(s) + sum(best(frozenset(c)) for h, c in classes.items() if h != (game.positions, 0))
+            out = v if out is None else min(out, v)
+        return out
+
+    return best(frozenset(codes))
+
+
+@pytest.mark.parametrize("game", [
+    Game("black-3-3", 3, "012", True, "pegs", rule="black-pegs"),
+    Game("black-2-4", 2, "0123", True, "pegs", rule="black-pegs"),
+    Game("jotto-3-4", 3, "0123", False, rule="jotto"),
+    parse_word_list("BAKE\nCAKE\nLAKE\nMAKE\nABLE\nBALE\nBEAK\nLEAK\nCLAM\nCALM\nMACE\nLACE\n", "tiny", "tiny", "jotto"),
+], ids=lambda g: g.name)
+def test_exact_search_and_certificate_match_brute_force(game):
+    """The exact search (its symmetry too, on the spec games: a relabelling keeps bulls and common symbols, so
+    it keeps every rule's hint) and its certificate give the least total that plain recursion finds."""
+    import json
+
+    from treegen.certificate import certificate_from_bytes, check_certificate
+    from treegen.exact import solve_game
+    from treegen.exact.certify import certify_tree
+    from treegen.verify import verify_tree
+
+    want = least_total(game)
+    tree = solve_game(game)
+    assert tree.stats.total == verify_tree(tree).total == want
+    proof = check_certificate(certificate_from_bytes(json.dumps(certify_tree(tree)).encode()))
+    assert proof.least_cost == want and proof.game.same_rules(game)
