@@ -155,3 +155,19 @@ def test_static_and_value_refuse_a_list_game(tmp_path, command):
     path.write_text("\n".join(TINY) + "\n")
     proc = subprocess.run([TREEGEN, *command, "--game", f"words:{path}"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "list of words" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("game", ["word-mastermind", "jotto", "black-pegs"])
+def test_live_play_sends_list_and_rule_games_to_a_tree(game):
+    proc = subprocess.run([TREEGEN, "play", "--game", game, "--strategy", "entropy", "--secret", "1234"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert f"treegen build --game {game} --strategy entropy -o T.json, then treegen play --tree T.json" in proc.stderr
+
+
+def test_hint_and_candidates_take_word_games():
+    proc = subprocess.run([TREEGEN, "hint", "--game", "jotto", "peach", "other"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout == "0A2B  (2 in common)\n"
+    proc = subprocess.run([TREEGEN, "candidates", "--game", "word-mastermind", "SATE=4A0B"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.stdout == "1 possible secret\nSATE\n"

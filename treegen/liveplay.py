@@ -122,6 +122,11 @@ class Player:
         (default a quarter of the machine's memory)."""
         from .feedback import default_memory
 
+        if game.listed or game.rule != "bulls-cows":
+            # Live play numbers every arrangement of the symbols and scores bulls and cows on the fly.
+            raise LiveError(f"{game.name} is played from a tree: treegen build --game {game.name} --strategy "
+                            f"{strategy} -o T.json, then treegen play --tree T.json (a strategy played live takes "
+                            "the games of every arrangement scored by bulls and cows)")
         key = strategy.strip().lower()
         if key != "hybrid":
             key = get_strategy(key).name
