@@ -106,7 +106,8 @@ def get_strategy(name: str) -> Strategy:
 
 def applicable(game: Game) -> list[str]:
     """The strategies that apply to ``game`` (digit-sweep needs repeats), in table order."""
-    return [s.name for s in STRATEGIES.values() if game.repeats or not s.repeats_only]
+    return [s.name for s in STRATEGIES.values()
+            if (game.repeats or not s.repeats_only) and not (game.listed and s.kind == "sweep")]
 
 
 @dataclass(frozen=True)
