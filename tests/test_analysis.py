@@ -11,10 +11,10 @@ import json
 import random
 import subprocess
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
+from brute import optimum
 from clitools import TREEGEN
 
 from treegen.analysis import AnalysisError, Analyzer, TreeIndex, analysis_to_obj
@@ -33,31 +33,8 @@ def naive_hint(game, g: int, s: int) -> int:
 
 
 def brute(game):
-    """T*(S) for frozensets S of code ints, by recursion over every guess of the game."""
-    codes = range(game.size)
-    win = game.win_hint
-
-    @cache
-    def best(s: frozenset) -> int:
-        if len(s) == 1:
-            return 1
-        out = None
-        for g in codes:
-            v = move(s, g)
-            if v is not None and (out is None or v < out):
-                out = v
-        return out
-
-    @cache
-    def move(s: frozenset, g: int) -> int | None:
-        classes: dict[int, set] = {}
-        for x in s:
-            classes.setdefault(naive_hint(game, g, x), set()).add(x)
-        if len(classes) == 1 and win not in classes:
-            return None  # no information: never part of an optimal strategy, and would loop
-        return len(s) + sum(best(frozenset(c)) for h, c in classes.items() if h != win)
-
-    return best, move
+    """T*(S) and the value of each move, by the plain recursion of brute.py with the naive scorer above."""
+    return optimum(range(game.size), lambda g, s: naive_hint(game, g, s), game.win_hint)
 
 
 def random_game(game, rng, moves: int):

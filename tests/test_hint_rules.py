@@ -17,6 +17,7 @@ import random
 from collections import Counter
 
 import pytest
+from brute import optimum
 
 from treegen.feedback import feedback_table
 from treegen.rules import (Game, HintError, format_hint, format_hint_native, parse_hint, parse_word_list,
@@ -101,28 +102,10 @@ def test_hints_are_read_in_the_rules_own_words():
 
 
 def least_total(game) -> int:
-    """The least total over every secret, any code as a guess, by a plain recursion (no symmetry, no bounds)."""
-    from functools import cache
-
-    codes = range(game.size)
+    """The least total over every secret, any code as a guess (brute.py's plain recursion, this file's scorer)."""
     text = ["".join(game.alphabet[x] for x in c) for c in game.codes]
-
-    @cache
-    def best(s: frozenset) -> int:
-        if len(s) == 1:
-            return 1
-        out = None
-        for g in codes:
-            classes: dict = {}
-            for x in s:
-                classes.setdefault(naive(game.rule, text[g], text[x]), []).append(x)
-            if len(classes) == 1 and g not in s:
-                continue
-            v = len(s) + sum(best(frozenset(c)) for h, c in classes.items() if h != (game.positions, 0))
-            out = v if out is None else min(out, v)
-        return out
-
-    return best(frozenset(codes))
+    best, _ = optimum(range(game.size), lambda g, s: naive(game.rule, text[g], text[s]), (game.positions, 0))
+    return best(frozenset(range(game.size)))
 
 
 @pytest.mark.parametrize("game", [

@@ -11,6 +11,7 @@ Set TREEGEN_SCREENSHOTS=DIR to also write the README's screenshots into DIR (doc
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import itertools
 import json
@@ -1052,16 +1053,15 @@ def test_api_reads_no_file_named_in_a_query(server):
     assert status == 400 and b"root" not in body and b"not by a file" in body
 
 
-def test_a_word_game_plays_in_the_page(browser, tmp_path):
-    """Word Mastermind (a list game): the page reads the list from the tree file, checks the tree against it,
-    guesses a secret word from the hints, and takes words (any case) but nothing off the list."""
-    from treegen.strategies import build_tree
+@contextlib.contextmanager
+def _serving(browser, tmp_path, tree, name: str):
+    """A page in Chromium on a fresh server of a folder holding ``tree`` as ``name``, with the tree picked;
+    JavaScript errors fail the test."""
     from treegen.tree import save_tree
 
-    tree = build_tree(resolve_game("word-mastermind"), "entropy").tree
-    folder = tmp_path / "words"
+    folder = tmp_path / "served"
     folder.mkdir()
-    save_tree(tree, folder / "wm.json")
+    save_tree(tree, folder / name)
     proc, url = start_server("--trees", str(folder))
     context = browser.new_context()
     page = context.new_page()
@@ -1069,8 +1069,22 @@ def test_a_word_game_plays_in_the_page(browser, tmp_path):
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto(url)
-        page.click('#shipped tr[data-file="wm.json"]')
-        page.wait_for_selector('body[data-loaded="wm.json"]')
+        page.click(f'#shipped tr[data-file="{name}"]')
+        page.wait_for_selector(f'body[data-loaded="{name}"]')
+        yield page
+    finally:
+        context.close()
+        stop_server(proc)
+    assert errors == []
+
+
+def test_a_word_game_plays_in_the_page(browser, tmp_path):
+    """Word Mastermind (a list game): the page reads the list from the tree file, checks the tree against it,
+    guesses a secret word from the hints, and takes words (any case) but nothing off the list."""
+    from treegen.strategies import build_tree
+
+    tree = build_tree(resolve_game("word-mastermind"), "entropy").tree
+    with _serving(browser, tmp_path, tree, "wm.json") as page:
         assert "all 1,979 secrets replayed" in page.text_content("#sum-proof")
         secret = "CAKE"
         history = []
@@ -1088,10 +1102,6 @@ def test_a_word_game_plays_in_the_page(browser, tmp_path):
         page.fill("#h-input", "cakf")
         page.press("#h-input", "Enter")
         assert "is not a word of word-mastermind's list of 1,979 words" in page.text_content("#h-message")
-    finally:
-        context.close()
-        stop_server(proc)
-    assert errors == []
 
 
 def test_jotto_plays_in_the_page(browser, tmp_path):
@@ -1099,21 +1109,9 @@ def test_jotto_plays_in_the_page(browser, tmp_path):
     from collections import Counter
 
     from treegen.strategies import build_tree
-    from treegen.tree import save_tree
 
     tree = build_tree(resolve_game("jotto"), "entropy").tree
-    folder = tmp_path / "jotto"
-    folder.mkdir()
-    save_tree(tree, folder / "jotto.json")
-    proc, url = start_server("--trees", str(folder))
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(url)
-        page.click('#shipped tr[data-file="jotto.json"]')
-        page.wait_for_selector('body[data-loaded="jotto.json"]')
+    with _serving(browser, tmp_path, tree, "jotto.json") as page:
         secret, played = "HOUSE", []
         while page.is_hidden("#g-done"):
             guess = page.get_attribute("#g-guess .code", "data-code")
@@ -1126,7 +1124,3 @@ def test_jotto_plays_in_the_page(browser, tmp_path):
             assert page.is_hidden("#g-message"), page.text_content("#g-message")
         assert played == [g for g, _ in moves_for(tree, secret)]
         assert page.locator("#g-history li .hint.jotto").first.text_content().endswith("in common")
-    finally:
-        context.close()
-        stop_server(proc)
-    assert errors == []

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-from functools import cache
 from pathlib import Path
 
 import pytest
+from brute import optimum
 from clitools import TREEGEN
 
 from treegen.certificate import certificate_from_bytes, check_certificate
@@ -34,23 +34,8 @@ def naive_hint(guess: str, secret: str) -> tuple[int, int]:
 
 
 def least_total(words: list[str]) -> int:
-    """The least total guesses over the list, every guess a word of the list (plain recursion)."""
-
-    @cache
-    def best(s: frozenset) -> int:
-        if len(s) == 1:
-            return 1
-        out = None
-        for g in words:
-            classes: dict = {}
-            for x in s:
-                classes.setdefault(naive_hint(g, x), []).append(x)
-            if len(classes) == 1 and g not in s:
-                continue
-            v = len(s) + sum(best(frozenset(c)) for h, c in classes.items() if h != (4, 0))
-            out = v if out is None else min(out, v)
-        return out
-
+    """The least total guesses over the list, every guess a word of the list (brute.py's plain recursion)."""
+    best, _ = optimum(words, naive_hint, (4, 0))
     return best(frozenset(words))
 
 
