@@ -8,7 +8,9 @@ The lists: every word of the dictionary written in lower-case letters a-z alone 
 apostrophes, no accents), upper-cased, sorted, once each:
 
 - word-mastermind.txt: the words of 4 letters, all different (Word Mastermind as Bulls and Cows with words);
-- words5.txt: the words of 5 letters (for the five-letter games).
+- words5.txt: the words of 5 letters (for the five-letter games);
+- word-mastermind-N.txt: N words of word-mastermind.txt drawn by random.Random(N) (SAMPLES), sorted: lists
+  small enough for the exact search (scripts/word_curve.py draws the same).
 
 SCOWL's licence allows copying and redistribution with its notice, which is copied beside the lists
 (LICENSE-SCOWL, from the package's copyright file), with the package's name and version (SOURCE).
@@ -20,6 +22,7 @@ import argparse
 import filecmp
 import glob
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -30,10 +33,18 @@ PACKAGE = "wamerican"
 OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "treegen", "words")
 
 
+# Samples of word-mastermind's list whose least total is proved and shipped (trees/), the same samples
+# scripts/word_curve.py solves: sorted(random.Random(n).sample(list, n)).
+SAMPLES = (400,)
+
+
 def lists(words: list[str]) -> dict[str, list[str]]:
     four = sorted({w.upper() for w in words if re.fullmatch("[a-z]{4}", w) and len(set(w)) == 4})
     five = sorted({w.upper() for w in words if re.fullmatch("[a-z]{5}", w)})
-    return {"word-mastermind.txt": four, "words5.txt": five}
+    out = {"word-mastermind.txt": four, "words5.txt": five}
+    for n in SAMPLES:
+        out[f"word-mastermind-{n}.txt"] = sorted(random.Random(n).sample(four, n))
+    return out
 
 
 def fetch(scratch: str) -> tuple[str, str, str]:
