@@ -1124,3 +1124,35 @@ def test_jotto_plays_in_the_page(browser, tmp_path):
             assert page.is_hidden("#g-message"), page.text_content("#g-message")
         assert played == [g for g, _ in moves_for(tree, secret)]
         assert page.locator("#g-history li .hint.jotto").first.text_content().endswith("in common")
+
+
+def test_the_coach_scores_a_word_game(tmp_path):
+    """A list game is known to the server by its trees: /api/analyze of the shipped 400-word Word Mastermind
+    tree's game answers as treegen analyze does with the same tree and list."""
+    name = "word-mastermind-400-optimal-average.json"
+    folder = tmp_path / "words"
+    folder.mkdir()
+    shutil.copy(SHIPPED / name, folder / name)
+    tree = load_tree(SHIPPED / name)
+    game = tree.game
+    secret = game.words[123]
+    moves = []
+    for guess, hint in moves_for(tree, secret)[:2]:
+        moves.append(f"{guess}={hint}")
+    moves.append(f"{game.words[7]}=" + "{}A{}B".format(*naive_hint(game.words[7], secret)))
+    proc, url = start_server("--trees", str(folder))
+    try:
+        status, _, body = get(url, f"/api/analyze?game={game.name}&moves={','.join(moves)}")
+    finally:
+        stop_server(proc)
+    assert status == 200, body
+    got = json.loads(body)
+    words = REPO / "treegen" / "words" / "word-mastermind-400.txt"
+    cli = subprocess.run([TREEGEN, "analyze", "--game", f"words:{words}", "--tree", str(SHIPPED / name), "--json", *moves],
+                         capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 0, cli.stderr
+    want = json.loads(cli.stdout)
+    for d in (got, want):
+        del d["seconds"]
+    assert got == want
+    assert [m["optimal"] for m in got["moves"][:2]] == [True, True]  # the tree's own moves
