@@ -143,7 +143,6 @@ class TreeIndex:
         return game.code_index[maps[0].inverse_code(game.codes[self.guess[node]])]
 
 
-
 # -- the analyzer ----------------------------------------------------------------------------------
 
 
@@ -239,9 +238,6 @@ class Analysis:
         return None if None in lucks else sum(lucks, Fraction(0))
 
 
-ProgressFn = Callable[[int, int], None]
-
-
 class Analyzer:
     """Exact values of positions of one game: from ``tree`` (a proved least-total tree, or None), the
     solver's memo (kept between calls: the cache) and the exact solver. Not thread-safe."""
@@ -324,7 +320,7 @@ class Analyzer:
     # games
 
     def analyze(self, history: Sequence[tuple[Code, Hint]], budget: float = BUDGET,
-                progress: ProgressFn | None = None, known: dict | None = None) -> Analysis:
+                known: dict | None = None) -> Analysis:
         """Every move of ``history`` (guesses and the hints they got) valued, and the position after it.
 
         Each move (and the final position) may spend ``budget`` seconds in exact solves; what is not
@@ -370,8 +366,6 @@ class Analyzer:
                 start_value = move.best
             moves.append(move)
             alive = after
-            if progress is not None:
-                progress(k + 1, len(history))
         if moves and moves[-1].won:
             position, advice = None, None
         else:
@@ -379,7 +373,6 @@ class Analyzer:
             if start_value is None:
                 start_value = position
         return Analysis(game, tuple(moves), start_value, position, advice, time.perf_counter() - started)
-
 
     def openings(self, budget: float | None = None) -> list[tuple[Code, int, Value]]:
         """The value of every first guess, one per class of equivalent guesses: (the class's smallest
@@ -511,10 +504,14 @@ class Coach:
             if path is not None:
                 try:
                     tree = load_tree(path, game)
-                    TreeIndex(tree)  # refused unless a proved least-total tree
                 except TreegenError:
                     tree = None
-            held["analyzer"] = Analyzer(game, tree)
+            try:
+                held["analyzer"] = Analyzer(game, tree)
+            except AnalysisError:
+                if tree is None:
+                    raise
+                held["analyzer"] = Analyzer(game, None)  # the folder's tree is no proved least total: no values from it
             held["moves"] = {}
         return held["analyzer"]
 

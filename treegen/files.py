@@ -327,7 +327,6 @@ def standard_streams() -> None:
         pass  # not a file (an embedding program's stream): keep it
 
 
-
 def read_word_list(path: str, rule: str = "bulls-cows"):
     """The list game of the word file at ``path`` (``--game words:PATH``; ``jotto:PATH`` with ``rule`` jotto),
     named after the file (``rules.parse_word_list`` says what a list may hold)."""

@@ -681,6 +681,18 @@ def parse_hint(game: Game, text: str) -> int:
     return h
 
 
+def parse_history(game: Game, items) -> list[tuple[int, int]]:
+    """Guesses and their hints written ``GUESS=HINT`` (``0123=1A2B``), as (code, hint) pairs: the one reader of a
+    game so far, for the command line and the server."""
+    history = []
+    for item in items:
+        if "=" not in item:
+            raise HintError(f"{shorten(str(item))!r} is not GUESS=HINT; write each guess and its hint as 0123=1A2B")
+        code, hint = item.split("=", 1)
+        history.append((parse_code(game, code), parse_hint(game, hint)))
+    return history
+
+
 def format_hint(game: Game, hint: int) -> str:
     bulls, cows = game.split_hint(hint)
     return f"{bulls}A{cows}B"

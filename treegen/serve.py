@@ -369,7 +369,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _compute(self, path: str) -> dict:
         """The answer of /api/analyze or /api/evil, from the query; TreegenError for a bad one."""
-        from .rules import CodeError, parse_code, parse_hint, resolve_game
+        from .rules import parse_code, parse_history
 
         if len(self._query) > QUERY_LIMIT:
             raise TreegenError(f"the query is over {QUERY_LIMIT} characters")
@@ -384,15 +384,11 @@ class Handler(BaseHTTPRequestHandler):
                                "(moves: GUESS=HINT pairs separated by commas, or empty)")
         name = query["game"][0]
         if name.strip().lower().startswith(("words:", "jotto:")):
-            # resolve_game would read that file: the server reads no file but its folder's trees
+            # The command line's way to read a word list from a file: the server reads no file but its
+            # folder's trees, and knows a list game by them.
             raise TreegenError("a word list is named by a tree of the folder, not by a file (words:...)")
-        game = self.coach.game(name, resolve_game)
-        history = []
-        for item in filter(None, query["moves"][0].split(",")):
-            if "=" not in item:
-                raise CodeError(f"move {item[:40]!r} is not GUESS=HINT")
-            code, hint = item.split("=", 1)
-            history.append((parse_code(game, code), parse_hint(game, hint)))
+        game = self.coach.game(name)
+        history = parse_history(game, filter(None, query["moves"][0].split(",")))
         if len(history) > MOVES_LIMIT:
             raise TreegenError(f"a game of {len(history)} moves; at most {MOVES_LIMIT} are analysed")
         coach = self.coach.get()
@@ -433,13 +429,13 @@ class CoachSlot:
                 self._coach = Coach(self.reference)
             return self._coach
 
-    def game(self, name: str, resolve):
-        """The game ``name`` names: a preset or spec (``resolve``), else the game of a tree of the folder by
-        that name (a list game of the user's words is known only from its trees)."""
-        from .rules import GameError
+    def game(self, name: str):
+        """The game ``name`` names: a preset or spec (``rules.resolve_game``), else the game of a tree of the
+        folder by that name (a list game of the user's words is known only from its trees)."""
+        from .rules import GameError, resolve_game
 
         try:
-            return resolve(name)
+            return resolve_game(name)
         except GameError:
             for entry in listing(self.folder):
                 if entry.get("game") == name:

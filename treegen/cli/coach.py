@@ -51,10 +51,10 @@ def cmd_analyze(args) -> int:
     import orjson
 
     from ..analysis import BUDGET, Analyzer, analysis_to_obj
-    from .games import _parse_history
+    from ..rules import parse_history
 
     game = game_of(args.game)
-    history = _parse_history(game, args.history)
+    history = parse_history(game, args.history)
     analyzer = Analyzer(game, reference_tree(game, args.tree))
     analysis = analyzer.analyze(history, BUDGET if args.budget is None else args.budget)
     obj = analysis_to_obj(analysis)

@@ -78,10 +78,10 @@ def add_candidates(sub) -> None:
 
 def cmd_candidates(args) -> int:
     from ..feedback import consistent_secrets
-    from ..rules import format_code
+    from ..rules import format_code, parse_history
 
     game = game_of(args.game)
-    history = _parse_history(game, args.history)
+    history = parse_history(game, args.history)
     alive = consistent_secrets(game, history)
     shown = alive[: args.limit] if args.limit > 0 else alive
     print(f"{alive.size} possible secret{'s' if alive.size != 1 else ''}")
@@ -89,14 +89,3 @@ def cmd_candidates(args) -> int:
         print(" ".join(format_code(game, int(c)) for c in shown) + (" ..." if shown.size < alive.size else ""))
     return Exit.OK
 
-
-def _parse_history(game, pairs: list[str]):
-    from ..rules import HintError, parse_code, parse_hint
-
-    history = []
-    for item in pairs:
-        if "=" not in item:
-            raise HintError(f"{item!r} is not GUESS=HINT; write each guess and its hint as 0123=1A2B")
-        code, hint = item.split("=", 1)
-        history.append((parse_code(game, code), parse_hint(game, hint)))
-    return history

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..rules import TreegenError, resolve_game
+from ..rules import TreegenError
 from .common import (SEED_MAX, STRATEGIES, TIES, Exit, add_command, add_game, add_hybrid_options, add_memory,
                      default_output, game_of, progress_bar, whole)
 

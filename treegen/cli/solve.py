@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 
-from ..rules import TreegenError, resolve_game
+from ..rules import TreegenError
 from .common import (EXECUTORS, OBJECTIVES, Exit, add_command, add_game, default_output, game_of,
                      interrupt_within, nonempty, whole, workers_asked)
 

@@ -718,7 +718,7 @@
     if (name === "host" && TREE && SERVED && TREE.warmed !== true) {
       // The coach loads the search on its first question: ask one now, so that the first move is scored fast.
       TREE.warmed = true;
-      fetch(`api/analyze?game=${encodeURIComponent(TREE.game.name)}&moves=`, { cache: "no-store" }).catch(() => {});
+      serverAnalysis(TREE.game, []).catch(() => {});
     }
   }
 
