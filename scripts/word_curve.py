@@ -1,8 +1,13 @@
-"""Word Mastermind's exact least total against the size of the list: how far the exact search reaches.
+"""A list game's exact least total against the size of the list: how far the exact search reaches.
 
     python scripts/word_curve.py                         # 100, 200, 400, 800 words of word-mastermind
     python scripts/word_curve.py --sizes 100 200 --workers 2
     python scripts/word_curve.py --rate                  # also the node rate beside a symmetric game
+    python scripts/word_curve.py --rule per-position --sizes 100 200 400   # five-letter words, marked per position
+    python scripts/word_curve.py --rule jotto --sizes 50 100              # five-letter words, letters in common
+
+Bulls and cows (the default rule) samples word-mastermind's list; the other rules sample the five-letter list
+(jotto's, treegen/words/words5.txt), read as ``jotto:FILE`` or ``per-position:FILE``.
 
 Each size is a sample of the shipped list (seeded by the size, so the same words every run), written to a
 scratch file and solved by `treegen solve --game words:FILE` in a fresh process; the table gives the least
@@ -22,7 +27,7 @@ import sys
 import tempfile
 import time
 
-from treegen.rules import resolve_game
+from treegen.rules import LIST_PREFIXES, resolve_game
 
 
 def solve(game: str, workers: int, out: str) -> tuple[dict, float]:
@@ -40,8 +45,10 @@ def main() -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 400, 800])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--rate", action="store_true")
+    ap.add_argument("--rule", choices=sorted(LIST_PREFIXES.values()), default="bulls-cows")
     args = ap.parse_args()
-    words = resolve_game("word-mastermind").words
+    prefix = next(p for p, rule in LIST_PREFIXES.items() if rule == args.rule)
+    words = resolve_game("word-mastermind" if args.rule == "bulls-cows" else "jotto").words
     print("| words | least total | average | max | seconds | nodes |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as scratch:
@@ -50,7 +57,7 @@ def main() -> int:
             path = os.path.join(scratch, f"sample-{n}.txt")
             with open(path, "w") as f:
                 f.write("".join(w + "\n" for w in sample))
-            tree, seconds = solve(f"words:{path}", args.workers, os.path.join(scratch, f"t{n}.json"))
+            tree, seconds = solve(f"{prefix}{path}", args.workers, os.path.join(scratch, f"t{n}.json"))
             st, prov = tree["stats"], tree["provenance"]
             print(f"| {n} | {st['total']} | {st['total'] / st['secrets']:.4f} | {st['max_guesses']} | {seconds:.1f} | "
                   f"{prov.get('nodes', '?'):,} |", flush=True)

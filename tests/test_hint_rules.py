@@ -1,4 +1,4 @@
-"""The family's hint rules (rules.Game.rule_hint): bulls and cows, black pegs only, Jotto.
+"""The family's hint rules (rules.Game.rule_hint, rules.score_symbols): bulls and cows, black pegs only, Jotto, per position.
 
 Each rule is checked against a scorer written here from its definition, over every pair of a small game and
 of a word list, and against examples published with the game:
@@ -129,3 +129,116 @@ def test_exact_search_and_certificate_match_brute_force(game):
     assert tree.stats.total == verify_tree(tree).total == want
     proof = check_certificate(certificate_from_bytes(json.dumps(certify_tree(tree)).encode()))
     assert proof.least_cost == want and proof.game.same_rules(game)
+
+
+# -- the per-position rule --------------------------------------------------------------------------------------
+def marks(g: str, s: str) -> str:
+    """Per-position marks from the definition, written separately from the game's scorer: G where the letters
+    agree; of the rest, each letter x is Y at its first min(x's unmatched copies in the guess, in the secret)
+    positions from the left, - elsewhere."""
+    out = ["G" if a == b else "-" for a, b in zip(g, s)]
+    for x in set(g):
+        spare = sum(1 for a, b in zip(g, s) if b == x and a != b)
+        for k in (k for k, (a, b) in enumerate(zip(g, s)) if a == x and a != b):
+            if spare:
+                out[k], spare = "Y", spare - 1
+    return "".join(out)
+
+
+def per_position_of(words):
+    return parse_word_list("\n".join(sorted(set(words))), "examples", "examples", "per-position")
+
+
+@pytest.mark.parametrize("guess, secret, want", [
+    # The repeated-letter cases Wordle programs are commonly checked against: SPEED's second E has no E left
+    # in ABIDE; ERASE's two Es both answer; a right letter uses its copy up first (STEAL, CREPE, KEBAB).
+    ("SPEED", "ABIDE", "--Y-Y"), ("SPEED", "ERASE", "Y-YY-"), ("SPEED", "STEAL", "G-G--"),
+    ("SPEED", "CREPE", "-YGY-"), ("ABBEY", "KEBAB", "YYGY-"), ("SPEED", "SPEED", "GGGGG"),
+])
+def test_per_position_published_examples(guess, secret, want):
+    game = per_position_of([guess, secret])
+    code = {w: k for k, w in enumerate(game.words)}
+    hint = score_codes(game, code[guess], code[secret])
+    assert format_hint(game, hint) == marks(guess, secret) == want
+    assert (hint == game.win_hint) == (guess == secret)
+
+
+def test_per_position_every_pair_against_the_definition():
+    """Every pair of 400 random five-letter codes over six letters (repeats aplenty) and of every code of three
+    letters over four, by rules.score_codes, the feedback table (numpy) and the certificate checker's own."""
+    rng = random.Random(9)
+    sample = {"".join(rng.choice("ABCDEF") for _ in range(5)) for _ in range(400)}
+    every = {"".join(c) for c in itertools.product("ABCD", repeat=3)}
+    for game in (per_position_of(sample), per_position_of(every)):
+        table, checker = feedback_table(game), score_table(game)
+        for g, s in itertools.product(range(game.size), repeat=2):
+            want = marks(game.words[g], game.words[s])
+            assert format_hint(game, score_codes(game, g, s)) == format_hint(game, int(table[g, s])) == want
+            assert checker[g, s] == table[g, s]
+        assert {int(h) for h in table.ravel()} <= game.possible_hints
+
+
+def test_per_position_hints_are_read_as_marks():
+    game = per_position_of(["SPEED", "ABIDE"])
+    want = parse_hint(game, "--Y-Y")
+    for text in ("--y-y", "BBYBY", "..Y.Y", "00101", "xxyxy", "\u2b1b\u2b1b\U0001f7e8\u2b1b\U0001f7e8", "- - Y - Y"):
+        assert parse_hint(game, text) == want, text
+    assert format_hint(game, want) == "--Y-Y" and format_hint_native(game, want) is None
+    for text in ("GGGGY", "1A2B", "--Y-", "--Y-YG", "--Z-Y"):
+        with pytest.raises(HintError):
+            parse_hint(game, text)
+
+
+def test_per_position_needs_a_list():
+    from treegen.rules import GameError
+
+    with pytest.raises(GameError, match="list of codes"):
+        Game("pp", 3, "0123", True, rule="per-position")
+    with pytest.raises(GameError, match="1 to 5 symbols"):
+        per_position_of(["ABCDEF", "ABCDEG"])
+
+
+@pytest.mark.parametrize("words", [
+    [w for w in ("".join(c) for c in itertools.product("ABC", repeat=3))][:22],
+    ["BAKE", "CAKE", "LAKE", "MAKE", "ABLE", "BALE", "BEAK", "LEAK", "BEEF", "FLEE", "FEEL", "CALL", "LACE", "BELL"],
+], ids=["abc-3", "words-4"])
+def test_per_position_exact_search_and_certificate_match_brute_force(words):
+    """The exact search (no symmetry: a list) and its certificate give the least total of plain recursion, with
+    this file's marks as the hints."""
+    import json
+
+    from treegen.certificate import certificate_from_bytes, check_certificate
+    from treegen.exact import solve_game
+    from treegen.exact.certify import certify_tree
+    from treegen.verify import verify_tree
+
+    game = per_position_of(words)
+    best, _ = optimum(game.words, marks, "G" * game.positions)
+    want = best(frozenset(game.words))
+    tree = solve_game(game)
+    assert tree.stats.total == verify_tree(tree).total == want
+    proof = check_certificate(certificate_from_bytes(json.dumps(certify_tree(tree)).encode()))
+    assert proof.least_cost == want and proof.game.same_rules(game)
+
+
+@pytest.mark.parametrize("strategy", ["expected-size", "minimax", "most-parts"])
+def test_per_position_heuristics_score_by_the_marks(strategy):
+    """A heuristic's opening on a per-position list is the guess its score ranks first, with the classes made
+    from this file's marks (ties to the lowest word): the scorers read the hints of the right guess on the
+    right secret, which a table that is not symmetric makes a question."""
+    from treegen.strategies import build_tree
+
+    words = sorted(random.Random(3).sample(resolve_game("jotto").words, 150))
+    game = per_position_of(words)
+
+    def score(g: str) -> tuple:
+        sizes = Counter(marks(g, s) for s in words)
+        sizes.pop("G" * 5, None)
+        if strategy == "expected-size":
+            return sum(n * n for n in sizes.values()) + 0, g
+        if strategy == "minimax":
+            return max(sizes.values()), g
+        return -(len(sizes) + (g in words)), g
+
+    want = min(words, key=score)
+    assert build_tree(game, strategy).tree.root.guess == want

@@ -35,7 +35,7 @@ def local_ray(monkeypatch_module):
     ray.shutdown()
 
 
-@pytest.mark.parametrize("spec,objective", [("mm:4:7", "average"), ("mm:3:4", "worst")])
+@pytest.mark.parametrize("spec,objective", [("mastermind", "average"), ("mm:3:4", "worst")])
 def test_ray_gives_the_same_bytes_as_processes(local_ray, monkeypatch, tmp_path, spec, objective):
     game = resolve_game(spec)
     monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)  # real worker processes for the reference

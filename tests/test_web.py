@@ -1126,6 +1126,67 @@ def test_jotto_plays_in_the_page(browser, tmp_path):
         assert page.locator("#g-history li .hint.jotto").first.text_content().endswith("in common")
 
 
+def test_the_per_position_rule_plays_in_the_page(browser, tmp_path):
+    """Per-position hints (a list the user supplies): the page asks for a mark per letter of its guess, scores
+    your guesses as rules.score_codes does, draws the marks, and passes axe with the marks' buttons showing."""
+    from treegen.rules import format_hint, parse_word_list, score_codes
+    from treegen.strategies import build_tree
+
+    words = sorted(random.Random(6).sample(resolve_game("jotto").words, 300))
+    game = parse_word_list("\n".join(words), "sample", "sample", "per-position")
+    tree = build_tree(game, "entropy").tree
+    marks = {"-": "0", "Y": "1", "G": "2"}
+    with _serving(browser, tmp_path, tree, "pp.json") as page:
+        assert "all 300 secrets replayed" in page.text_content("#sum-proof")
+        assert _axe(page) == []
+        secret, played = words[17], []
+        while page.is_hidden("#g-done"):
+            guess = page.get_attribute("#g-guess .code", "data-code")
+            played.append(guess)
+            hint = format_hint(game, score_codes(game, game.words.index(guess), game.words.index(secret)))
+            for k, m in enumerate(hint):
+                page.click(f'#g-answer .count[data-row="{k}"][data-value="{marks[m]}"]')
+            page.click("#g-submit")
+            assert page.is_hidden("#g-message"), page.text_content("#g-message")
+        assert played == [g for g, _ in moves_for(tree, secret)]
+        page.click('#tabs button[data-tab="host"]')
+        for guess in (words[0], words[1]):
+            page.fill("#h-input", guess)
+            page.press("#h-input", "Enter")
+        drawn = page.locator("#h-history .hint.marks").all()
+        assert len(drawn) == 2
+        # the host's secret is unknown here: each drawn hint must be the hint of its guess on some secret, and
+        # its marks are drawn one per letter
+        for box in drawn:
+            assert len(box.get_attribute("data-hint")) == game.positions
+            assert box.locator(".mark").count() == game.positions
+
+
+def test_a_list_with_other_guesses_plays_in_the_page(browser, tmp_path):
+    """A list game whose guesses include words that are never the secret: the page replays the secrets alone,
+    plays the tree's guesses (one of them not a secret), and takes such a word as a guess of yours."""
+    from treegen.exact import solve_game
+    from treegen.rules import parse_word_list
+
+    secrets = ["BAKE", "CAKE", "LAKE", "MAKE", "RAKE", "TAKE", "WAKE", "FAKE"]
+    game = parse_word_list("\n".join(secrets), "s", "s", guesses="BLOC\nCLAM\nMRTW\nTWFB")
+    tree = solve_game(game)
+    with _serving(browser, tmp_path, tree, "guesses.json") as page:
+        assert "all 8 secrets replayed" in page.text_content("#sum-proof")
+        played = []
+        while page.is_hidden("#g-done"):
+            guess = page.get_attribute("#g-guess .code", "data-code")
+            played.append(guess)
+            _click_hint(page, game, *naive_hint(guess, "WAKE"))
+            assert page.is_hidden("#g-message"), page.text_content("#g-message")
+        assert played == [g for g, _ in moves_for(tree, "WAKE")] and played[0] not in secrets
+        page.click('#tabs button[data-tab="host"]')
+        page.fill("#h-input", "clam")
+        page.press("#h-input", "Enter")
+        page.wait_for_selector("#h-history tr")
+        assert page.get_attribute("#h-history tr td:nth-child(2) .code", "data-code") == "CLAM"
+
+
 def test_the_coach_scores_a_word_game(tmp_path):
     """A list game is known to the server by its trees: /api/analyze of the shipped 400-word Word Mastermind
     tree's game answers as treegen analyze does with the same tree and list."""

@@ -156,3 +156,73 @@ def test_hint_and_candidates_take_word_games():
     proc = subprocess.run([TREEGEN, "candidates", "--game", "word-mastermind", "SATE=4A0B"], capture_output=True,
                           text=True, timeout=60)
     assert proc.stdout == "1 possible secret\nSATE\n"
+
+
+# -- guesses that are never the secret (--guess-list) -------------------------------------------------------------
+def test_other_guesses_match_brute_force():
+    """Secrets from one list, guesses from it and a second: the exact search and its certificate give the least
+    total of plain recursion over every guess of both lists, which here is below the least with the secrets' own
+    words alone (so the other guesses are used, not just allowed)."""
+    secrets = ["BAKE", "CAKE", "LAKE", "MAKE", "RAKE", "TAKE", "WAKE", "FAKE"]
+    others = ["BLOC", "CLAM", "MRTW", "TWFB"]
+    game = parse_word_list("\n".join(secrets), "secrets", "secrets", guesses="\n".join(others))
+    assert game.secret_count == 8 and game.size == 12 and game.words[:8] == tuple(sorted(secrets))
+    best, _ = optimum(secrets + others, naive_hint, (4, 0))
+    want = best(frozenset(secrets))
+    assert want < least_total(secrets)
+    tree = solve_game(game)
+    assert tree.stats.total == verify_tree(tree).total == want
+    assert tree.root.guess in others
+    proof = check_certificate(certificate_from_bytes(json.dumps(certify_tree(tree)).encode()))
+    assert proof.least_cost == want
+    heuristic = build_tree(game, "expected-size").tree
+    assert verify_tree(heuristic).secrets == 8
+
+
+def test_other_guesses_travel_with_the_tree_and_are_checked(tmp_path):
+    secrets = TINY[:6]
+    with_more = parse_word_list("\n".join(secrets), "s", "s", guesses="CLAM\nBLOC\n")
+    plain = parse_word_list("\n".join(secrets), "s", "s")
+    assert not with_more.same_rules(plain)
+    again = game_from_dict(json.loads(json.dumps(game_to_dict(with_more))))
+    assert again.same_rules(with_more) and again.guesses == ("BLOC", "CLAM")
+    d = game_to_dict(with_more)
+    d["guesses"] = ["BLOC", "CLAW"]
+    with pytest.raises(Exception, match="guesses do not match its guesses_sha256"):
+        game_from_dict(d)
+    path = tmp_path / "t.json"
+    save_tree(solve_game(with_more), path)
+    (tmp_path / "s.txt").write_text("\n".join(secrets) + "\n")
+    (tmp_path / "g.txt").write_text("CLAM\nBLOC\n")
+    ok = subprocess.run([TREEGEN, "verify", str(path), "--game", f"words:{tmp_path / 's.txt'}", "--guess-list",
+                         str(tmp_path / "g.txt")], capture_output=True, text=True, check=False)
+    assert ok.returncode == 0, ok.stderr
+    other = subprocess.run([TREEGEN, "verify", str(path), "--game", f"words:{tmp_path / 's.txt'}"],
+                           capture_output=True, text=True, check=False)
+    assert other.returncode == 2 and "is a tree for" in other.stderr and other.stderr.count("\n") == 1
+    never = subprocess.run([TREEGEN, "play", "--tree", str(path), "--secret", "CLAM"], capture_output=True, text=True, check=False)
+    assert never.returncode == 2 and "is never the secret" in never.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--game", "bulls-cows", "--guess-list", "all"], "--guess-list takes a list game"),
+    (["--game", "words:{s}", "--guess-list", "all"], "make 358,800 codes; at most 20,000"),
+    (["--game", "words:{s}", "--guess-list", "{bad}"], "g.txt, line 2: 'CLAMS' has 5 letters, but the secrets' words have 4"),
+])
+def test_bad_guess_lists_are_refused_in_one_line(tmp_path, args, words):
+    (tmp_path / "s.txt").write_text("\n".join(TINY) + "\n")
+    (tmp_path / "g.txt").write_text("BLOC\nCLAMS\n")
+    args = [a.format(s=tmp_path / "s.txt", bad=tmp_path / "g.txt") for a in args]
+    done = subprocess.run([TREEGEN, "build", "--strategy", "entropy", "-o", str(tmp_path / "t.json"), *args],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_every_code_as_a_guess():
+    """--guess-list all: every arrangement of the alphabet may be guessed (a list of digits, small enough)."""
+    secrets = ["012", "120", "201", "345", "453"]
+    game = parse_word_list("\n".join(secrets), "d", "d", "per-position", guesses="all")
+    assert game.size == 720 and game.secret_count == 5
+    tree = solve_game(game)
+    assert verify_tree(tree).total == tree.stats.total

@@ -74,7 +74,7 @@ class EvilHost:
         self.limit = limit
         self.table = feedback_table(game)
         if candidates is None:
-            start = np.arange(game.size, dtype=CODE_DTYPE)
+            start = np.arange(game.secret_count, dtype=CODE_DTYPE)
             self.solver = Solver(game, None)
         else:
             start = np.unique(np.asarray(candidates, dtype=CODE_DTYPE))

@@ -41,7 +41,7 @@ from .exact.contracts import INF
 from .exact.solver import Solver
 from .feedback import CODE_DTYPE, feedback_table
 from .relabel import Relabelling, follow
-from .rules import Code, Game, Hint, TreegenError, format_code, format_hint
+from .rules import Code, Game, Hint, TreegenError, format_code, format_hint, hint_of_key
 from .tree import Tree, walk
 
 # Games whose feedback table the analyzer builds: every preset and the spec games up to about mm:5:6.
@@ -122,7 +122,7 @@ class TreeIndex:
         for path, k in sorted(index.items(), key=lambda kv: -len(kv[0])):
             if path:
                 parent, key = index[path[:-2]], path[-1]
-                self.children[parent][game.hint(int(key[0]), int(key[2]))] = k
+                self.children[parent][hint_of_key(game, key)] = k
                 self.total[parent] += self.total[k]
 
     def locate(self, history: Sequence[tuple[Code, Hint]]) -> tuple[int, list[Relabelling]] | None:
@@ -330,7 +330,7 @@ class Analyzer:
         """
         game, win = self.game, self.game.win_hint
         started = time.perf_counter()
-        alive = np.arange(game.size, dtype=CODE_DTYPE)
+        alive = np.arange(game.secret_count, dtype=CODE_DTYPE)
         moves: list[Move] = []
         start_value = None
         for k, (guess, hint) in enumerate(history):
@@ -380,7 +380,7 @@ class Analyzer:
         budget every value is exact; with one, each opening may take ``budget`` seconds."""
         from .symmetry import guess_classes
 
-        alive = np.arange(self.game.size, dtype=CODE_DTYPE)
+        alive = np.arange(self.game.secret_count, dtype=CODE_DTYPE)
         reps, sizes = guess_classes(self.game)
         out = []
         for code, size in zip(reps.tolist(), sizes.tolist()):

@@ -5,7 +5,7 @@ half of "optimal": that nothing is cheaper. It is a list of **claims**, each abo
 
     claim i = (history, depth, value, generators, references)
 
-- ``history`` (g1, h1, g2, h2, ...) defines the set S: the codes that give hint h_k to guess g_k for
+- ``history`` (g1, h1, g2, h2, ...) defines the set S: the secrets (every code but a list game's other guesses) that give hint h_k to guess g_k for
   every k. The checker rebuilds S from its own hint table; nothing else about S is taken on trust.
 - The claim says: **every strategy that finishes S within ``depth`` guesses (None: any number) costs at
   least ``value``** (None: no strategy finishes S within ``depth``). A strategy's cost is the total over
@@ -82,6 +82,7 @@ VERSION = 1
 INF = 1 << 50
 _BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesses
 _POPCOUNT = getattr(np, "bitwise_count", None)  # numpy 2.0 and later
+HINTS_MAX = 64  # a set's hints are ORed as one bit each into a 64-bit mask (see Checker.keys)
 UNPACKED_LIMIT = 1 << 30  # the most bytes a compressed certificate may unpack to (no zip bomb)
 
 
@@ -110,8 +111,11 @@ def score_table(game: Game) -> np.ndarray:
     """Every hint, ``table[guess, secret]`` (uint8, the game's hint ints): bulls are the positions where
     the two codes agree, cows the symbols they share (counted with multiplicity) minus the bulls; a game
     of black pegs has the bulls alone (``xA0B``), a game of Jotto the symbols shared (``0AcB``) or, for the
-    secret itself, all bulls."""
+    secret itself, all bulls. Under the per-position rule, the sum over positions k of mark_k * 3**k (see
+    _per_position)."""
     digits = np.array(game.codes, dtype=np.int8).reshape(game.size, game.positions)
+    if game.rule == "per-position":
+        return _per_position(digits, game.symbols)
     counts = np.zeros((game.size, game.symbols), dtype=np.int8)
     for p in range(game.positions):
         counts[np.arange(game.size), digits[:, p]] += 1
@@ -131,6 +135,29 @@ def score_table(game: Game) -> np.ndarray:
             table[lo:hi] = np.where(bulls == game.positions, np.uint8(game.positions * (game.positions + 1)), common)
         else:
             table[lo:hi] = bulls * np.uint8(game.positions + 1) + common - bulls
+    return table
+
+
+def _per_position(digits: np.ndarray, symbols: int) -> np.ndarray:
+    """Per-position hints, ``table[guess, secret]``: mark 2 where the two codes agree; then position by position
+    from the left, mark 1 where the guess's symbol still has an unused copy in the secret (the copies in the
+    secret's positions that are not 2, each used up by one mark 1), else 0. One guess row at a time."""
+    n, p = digits.shape
+    table = np.empty((n, n), dtype=np.uint8)
+    cols = np.arange(n)
+    for g in range(n):
+        same = digits == digits[g]  # (secrets, positions): the marks 2
+        unused = np.zeros((n, symbols), dtype=np.int16)
+        for k in range(p):
+            np.add.at(unused, (cols[~same[:, k]], digits[~same[:, k], k]), 1)
+        hint = np.zeros(n, dtype=np.int64)
+        for k in range(p):
+            x = digits[g, k]
+            hint += np.where(same[:, k], 2, 0) * 3**k
+            elsewhere = ~same[:, k] & (unused[:, x] > 0)
+            unused[elsewhere, x] -= 1
+            hint += elsewhere * 3**k
+        table[g] = hint
     return table
 
 
@@ -187,6 +214,9 @@ class Checker:
         self.table = score_table(g)
         self.win = g.win_hint
         hints = np.unique(self.table)
+        if hints.size > HINTS_MAX:
+            raise CertificateError(f"certificate: {g.name} gives {hints.size} different hints; the checker takes "
+                                   f"games of at most {HINTS_MAX}")
         self.b = int(hints.size) - 1  # the hints a guess can give, but the all-bulls one
         # The same hints renumbered 0..b by rank, the all-bulls one last, secret by secret (a set's rows
         # are then contiguous), for counting classes; ``self.hints`` maps them back.
@@ -209,7 +239,7 @@ class Checker:
         self.size = g.size
         self._maps: dict[int, np.ndarray] = {}
         self._rows: dict[tuple, np.ndarray] = {}
-        self._prefix: dict[tuple, np.ndarray] = {(): np.arange(g.size)}  # sets by history (see rebuild)
+        self._prefix: dict[tuple, np.ndarray] = {(): np.arange(g.secret_count)}  # sets by history (see rebuild)
         self._orbits: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self.sets: list[np.ndarray] = []  # each checked claim's set
         self.depths: list[int | None] = []
@@ -540,7 +570,7 @@ class Checker:
                 continue
             if type(j) is not int or not 0 <= j < total:
                 raise CertificateError(f"certificate: root {name} names claim {str(j)[:20]}, which it does not have")
-            if self.sets[j].size != self.size:
+            if self.sets[j].size != self.game.secret_count:  # every secret (a list's other guesses are none)
                 raise _fail(j, f"it is the {name} root but is not about the whole game")
             if name == "least_cost":
                 if self.values[j] >= INF:

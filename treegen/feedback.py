@@ -102,6 +102,10 @@ def _score_rule(game: Game, gdigits, gcounts, sdigits, scounts) -> np.ndarray:
     p = game.positions
     out = np.empty((gdigits.shape[0], sdigits.shape[0]), dtype=np.uint8)
     step = max(16, sdigits.shape[0] // 200)
+    if game.rule == "per-position":
+        for i in range(0, gdigits.shape[0], step):
+            out[i : i + step] = _per_position(gdigits[i : i + step], sdigits)
+        return out
     for i in range(0, gdigits.shape[0], step):
         rows = slice(i, i + step)
         bulls = np.zeros((gdigits[rows].shape[0], sdigits.shape[0]), dtype=np.uint8)
@@ -114,6 +118,28 @@ def _score_rule(game: Game, gdigits, gcounts, sdigits, scounts) -> np.ndarray:
         for x in range(gcounts.shape[1]):
             common += np.minimum(gcounts[rows, x, None], scounts[None, :, x])
         out[rows] = np.where(bulls == p, np.uint8(game.win_hint), common)  # jotto
+    return out
+
+
+def _per_position(gdigits, sdigits) -> np.ndarray:
+    """Per-position hints (uint8: the sum of mark_k * 3**k, ``rules.score_symbols``) of every guess (rows) against
+    every secret. A position not right is marked elsewhere when its letter's rank among the guess's letters not
+    right, counted from the left, is at most the copies of that letter among the secret's positions not right:
+    which is what marking left to right, each mark using up one copy, comes to."""
+    p = gdigits.shape[1]
+    right = gdigits[:, None, :] == sdigits[None, :, :]  # (guesses, secrets, positions)
+    out = np.zeros(right.shape[:2], dtype=np.uint8)
+    for k in range(p):
+        out += right[:, :, k].astype(np.uint8) * np.uint8(2 * 3**k)
+        letter = gdigits[:, k, None]
+        # copies of the letter in the secret's positions not right, and its rank among the guess's not right
+        copies = np.zeros(out.shape, dtype=np.uint8)
+        rank = np.zeros(out.shape, dtype=np.uint8)
+        for j in range(p):
+            copies += (sdigits[None, :, j] == letter) & ~right[:, :, j]
+            if j <= k:
+                rank += (gdigits[:, j, None] == letter) & ~right[:, :, j]
+        out += (~right[:, :, k] & (rank <= copies)).astype(np.uint8) * np.uint8(3**k)
     return out
 
 
@@ -198,8 +224,8 @@ def feedback_table(game: Game, memory: int | None = None) -> np.ndarray:
     """The (codes, codes) uint8 table of hints, guess by secret. Built on first use and cached per game.
 
     Raises :class:`TableTooLarge` before allocating anything when the table needs more than ``memory``
-    bytes (default :func:`default_memory`). The table is symmetric: swapping guess and secret changes
-    neither bulls nor common symbols.
+    bytes (default :func:`default_memory`). The table is symmetric (swapping guess and secret changes
+    neither bulls nor common symbols) but under the per-position rule.
     """
     check_table(game, memory)
     return _feedback_table(game)
@@ -226,7 +252,7 @@ def consistent_secrets(game: Game, history, secrets=None) -> np.ndarray:
 
     Raises InconsistentHints when none does.
     """
-    alive = all_codes(game) if secrets is None else np.asarray(secrets, dtype=CODE_DTYPE)
+    alive = np.arange(game.secret_count, dtype=CODE_DTYPE) if secrets is None else np.asarray(secrets, dtype=CODE_DTYPE)
     for guess, hint in history:
         alive = alive[score_many(game, [guess], alive)[0] == hint]
     if alive.size == 0:

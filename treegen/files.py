@@ -327,20 +327,28 @@ def standard_streams() -> None:
         pass  # not a file (an embedding program's stream): keep it
 
 
-def read_word_list(path: str, rule: str = "bulls-cows"):
-    """The list game of the word file at ``path`` (``--game words:PATH``; ``jotto:PATH`` with ``rule`` jotto),
-    named after the file (``rules.parse_word_list`` says what a list may hold)."""
+def read_word_list(path: str, rule: str = "bulls-cows", guesses: str | None = None):
+    """The list game of the word file at ``path`` (``--game words:PATH``, or another of ``rules.LIST_PREFIXES``),
+    named after the file (``rules.parse_word_list`` says what a list may hold); ``guesses``: the file of more
+    words to guess with (``--guess-list``), or ``"all"``."""
     from pathlib import Path
 
     from .rules import GameError, parse_word_list
 
     if not path:
         raise GameError("words: needs a file, as in --game words:my-words.txt (one word per line)")
-    data = read_input(path, "word list")
+    text = _ascii_words(read_input(path, "word list"), path)
+    more = None if guesses in (None, "all") else _ascii_words(read_input(guesses, "guess list"), guesses)
+    return parse_word_list(text, path, Path(path).stem, rule, "all" if guesses == "all" else more, guesses or "")
+
+
+def _ascii_words(data: bytes, path: str) -> str:
+    """A word file's text; a GameError naming the line of a character that is not ASCII."""
+    from .rules import GameError
+
     try:
-        text = data.decode("ascii")
+        return data.decode("ascii")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise GameError(f"{path}, line {line}: a character that is not ASCII; words are of the letters A-Z") from None
-    return parse_word_list(text, path, Path(path).stem, rule)
 

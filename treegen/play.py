@@ -49,6 +49,7 @@ from .rules import (
     parse_code,
     parse_hint,
     score_symbols,
+    shorten,
 )
 from .status import Exit
 from .tree import NotInTree, Tree, TreeError, next_guess
@@ -78,7 +79,11 @@ def moves_for(tree: Tree, secret: str) -> list[tuple[str, str]]:
 def _solve(tree: Tree, secret: str) -> list[tuple[str, int]]:
     """:func:`moves_for` with each hint an int."""
     game = tree.game
-    target = game.codes[parse_code(game, secret)]
+    code = parse_code(game, secret)
+    if code >= game.secret_count:
+        raise CodeError(f"{shorten(str(secret))!r} may be guessed in {game.name} but is never the secret: it is one of "
+                        "the list's other guesses")
+    target = game.codes[code]
     node = tree.root
     moves: list[tuple[str, int]] = []
     while True:
@@ -483,7 +488,7 @@ class TreeGuesser:
     def answer(self, position, hint: int):
         node, alive = position
         game = self.game
-        still = _filter(game, range(game.size) if alive is None else alive, _tree_code(game, node.guess), hint)
+        still = _filter(game, range(game.secret_count) if alive is None else alive, _tree_code(game, node.guess), hint)
         child = node.child(format_hint(game, hint)) if still and hint != game.win_hint else None
         return len(still), (None if child is None else (child, still))
 
@@ -630,7 +635,7 @@ def play_host(game: Game, tree: Tree | None, setter, con: Console) -> int:
     con.say("Type your guesses; '?' asks for advice; 'help' lists the commands.")
     history: list[tuple[str, str]] = []
     alive_after: list[list[int]] = []  # the secrets consistent with each prefix of the history
-    every = list(range(game.size))
+    every = list(range(game.secret_count))
     while True:
         alive = alive_after[-1] if alive_after else every
         try:

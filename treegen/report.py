@@ -65,7 +65,7 @@ def outline(tree: Tree, depth: int = 2) -> list[str]:
         for key, child in kids.items():
             lines.append((f"{indent}{key}  {0:>{width}}  -> {child.guess}  (dead branch: no secret gets here)", None))
 
-    out = [f"{tree.root.guess}  ({game.size} secrets)"]
+    out = [f"{tree.root.guess}  ({game.secret_count} secrets)"]
 
     def emit(path: tuple[str, ...]) -> None:
         for line, below in own.get(path, ()):

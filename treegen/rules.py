@@ -10,6 +10,7 @@ Codes and hints are small ints; strings appear only in the paired parse/format f
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -143,8 +144,12 @@ class Game:
     # the alphabet. Compared through ``digest`` (its SHA-256), so that hashing a game stays cheap.
     words: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
     digest: str | None = None
-    # How a guess is scored (RULES): bulls and cows; black pegs only (the bulls); or Jotto (the letters in
-    # common, and whether the guess is the secret).
+    # A list game may allow guesses that are never the secret (``--guess-list``): after the words in the code
+    # order, so that the secrets are the codes 0 .. secret_count - 1. Compared through ``guesses_digest``.
+    guesses: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    guesses_digest: str | None = None
+    # How a guess is scored (RULES): bulls and cows; black pegs only (the bulls); Jotto (the letters in
+    # common, and whether the guess is the secret); or per position (each position right, elsewhere or absent).
     rule: str = "bulls-cows"
 
     def __post_init__(self) -> None:
@@ -166,11 +171,32 @@ class Game:
             raise GameError(f"unknown hint notation {self.notation!r}")
         if self.rule not in RULES:
             raise GameError(f"unknown hint rule {shorten(repr(self.rule))}: use one of {', '.join(RULES)}")
+        if self.rule == "per-position" and self.positions > PER_POSITION_MAX:
+            # 3**P hints must fit the uint8 of every hint table: 3**5 = 243, 3**6 = 729.
+            raise GameError(f"the per-position rule takes codes of 1 to {PER_POSITION_MAX} symbols, not {self.positions}")
+        if self.rule == "per-position" and self.words is None:
+            # Reordering positions changes which repeated letter is marked elsewhere, so the symmetry the search
+            # uses on a game of every arrangement would not hold; a list game uses none.
+            raise GameError("the per-position rule is for a list of codes (per-position:FILE), not every arrangement "
+                            "of the symbols; a file may list every code")
         if self.words is not None:
             problem = words_problem(self.words, self.positions, self.alphabet, self.repeats)
             if problem:
                 raise GameError(f"game {shorten(self.name)!r}: {problem}")
             object.__setattr__(self, "digest", words_digest(self.words))
+        if self.guesses is not None:
+            if self.words is None:
+                raise GameError("only a list game takes guesses that are never the secret (--guess-list)")
+            problem = words_problem(self.guesses, self.positions, self.alphabet, self.repeats, "guess")
+            if not problem:
+                both = sorted(set(self.words) & set(self.guesses))
+                if both:
+                    problem = f"{both[0]!r} is both a word and a guess; list each secret once, among the words"
+                elif len(self.words) + len(self.guesses) > WORDS_MAX:
+                    problem = f"words and guesses come to {len(self.words) + len(self.guesses)}; at most {WORDS_MAX}"
+            if problem:
+                raise GameError(f"game {shorten(self.name)!r}: {problem}")
+            object.__setattr__(self, "guesses_digest", words_digest(self.guesses))
 
     # -- sizes -------------------------------------------------------------------------------
     @property
@@ -191,18 +217,24 @@ class Game:
 
     @property
     def hint_slots(self) -> int:
-        """Size of the hint index space: hints are ``bulls * (positions + 1) + cows``."""
+        """Size of the hint index space: hints are ``bulls * (positions + 1) + cows``, or under the per-position
+        rule the marks of the positions as base-3 digits (see ``score_symbols``)."""
+        if self.rule == "per-position":
+            return 3**self.positions
         return (self.positions + 1) ** 2
 
     @property
     def win_hint(self) -> int:
+        """The hint of a guess that is the secret: all bulls, or every position right (the largest hint)."""
+        if self.rule == "per-position":
+            return 3**self.positions - 1
         return self.positions * (self.positions + 1)
 
     def same_rules(self, other: Game) -> bool:
         """Whether ``other`` plays by the same rules, whatever its name: the same codes (positions, symbols,
         repeats and, for a list game, the same list) scored by the same rule, and so the same hints."""
-        return (self.positions, self.alphabet, self.repeats, self.digest, self.rule) == (
-            other.positions, other.alphabet, other.repeats, other.digest, other.rule)
+        return (self.positions, self.alphabet, self.repeats, self.digest, self.guesses_digest, self.rule) == (
+            other.positions, other.alphabet, other.repeats, other.digest, other.guesses_digest, other.rule)
 
     def rule_hint(self, bulls: int, common: int) -> int:
         """The hint of a guess with ``bulls`` symbols in place and ``common`` symbols shared with the secret
@@ -228,10 +260,11 @@ class Game:
 
     @cached_property
     def codes(self) -> tuple[tuple[int, ...], ...]:
-        """Every code as a tuple of symbol indices, in sorted (lexicographic) order."""
+        """Every code as a tuple of symbol indices, in sorted (lexicographic) order; a list game's words in
+        their order, then its guesses that are never the secret."""
         n, p = self.symbols, self.positions
         if self.words is not None:
-            return tuple(tuple(self.alphabet.index(ch) for ch in w) for w in self.words)
+            return tuple(tuple(self.alphabet.index(ch) for ch in w) for w in self.words + (self.guesses or ()))
         if self.repeats:
             return tuple(itertools.product(range(n), repeat=p))
         return tuple(itertools.permutations(range(n), p))
@@ -242,15 +275,20 @@ class Game:
 
     @property
     def size(self) -> int:
-        """Number of codes (every code is a possible secret)."""
+        """Number of codes: every code may be guessed; the first ``secret_count`` of them are the secrets."""
         if self.words is not None:
-            return len(self.words)
+            return len(self.words) + len(self.guesses or ())
         if self.repeats:
             return self.symbols**self.positions
         out = 1
         for k in range(self.positions):
             out *= self.symbols - k
         return out
+
+    @property
+    def secret_count(self) -> int:
+        """Number of secrets: the codes 0 .. secret_count - 1 (all of them but a list game's ``guesses``)."""
+        return len(self.words) if self.words is not None else self.size
 
     # -- hints -------------------------------------------------------------------------------
     def hint(self, bulls: int, cows: int) -> int:
@@ -261,7 +299,7 @@ class Game:
 
     @cached_property
     def possible_hints(self) -> frozenset[int]:
-        """The hints that some guess and secret of this game produce.
+        """The hints that some guess and secret of this game produce (under the per-position rule, a superset).
 
         Renaming symbols or reordering positions (in both codes) keeps the hint, so the guess can be
         sorted: symbol x repeated ``parts[x]`` times, one guess per partition of the positions. A walk
@@ -270,6 +308,11 @@ class Game:
         Scoring one guess per pattern against every code took minutes for games such as mm:7:5.
         """
         p, n, seen = self.positions, self.symbols, set()
+        if self.rule == "per-position":
+            # Every pattern of marks but one kind: P - 1 positions right and one elsewhere, for that letter
+            # would have to be in the one position not right, which holds another letter. The rest may not all
+            # occur in a given list, which only weakens a counting bound made with them.
+            return frozenset(h for h in range(3**p) if sorted(_marks(h, p)) != [1] + [2] * (p - 1))
         for parts in _partitions(p, n if self.repeats else p, p if self.repeats else 1):
             k = len(parts)
             states = {(0, (0,) * k, 0)}
@@ -288,10 +331,12 @@ class Game:
         return frozenset(seen)
 
     def describe(self) -> str:
-        scored = {"bulls-cows": "", "black-pegs": ", black pegs only", "jotto": ", Jotto hints (letters in common)"}[self.rule]
+        scored = {"bulls-cows": "", "black-pegs": ", black pegs only", "jotto": ", Jotto hints (letters in common)",
+                  "per-position": ", per-position hints (right, elsewhere, absent)"}[self.rule]
         if self.words is not None:
-            return (f"{self.name}: a list of {self.size} words of {self.positions} letters"
-                    f"{'' if self.repeats else ', all different'}{scored}, {self.size} secrets")
+            more = f", and {len(self.guesses)} more words to guess with" if self.guesses else ""
+            return (f"{self.name}: a list of {len(self.words)} words of {self.positions} letters"
+                    f"{'' if self.repeats else ', all different'}{scored}{more}, {len(self.words)} secrets")
         return (
             f"{self.name}: {self.positions} positions, symbols {self.alphabet}, "
             f"{'repeats' if self.repeats else 'no repeats'}{scored}, {self.size} secrets"
@@ -299,7 +344,17 @@ class Game:
 
 
 # -- hint rules and games of a list of words -------------------------------------------------------------
-RULES = ("bulls-cows", "black-pegs", "jotto")  # Game.rule_hint says how each scores a guess
+RULES = ("bulls-cows", "black-pegs", "jotto", "per-position")  # score_symbols says how each scores a guess
+PER_POSITION_MAX = 5  # positions under the per-position rule: its 3**P hints fit in a uint8
+# How ``--game PREFIX:FILE`` names a list game read from a file, by the rule that scores it.
+LIST_PREFIXES = {"words:": "bulls-cows", "jotto:": "jotto", "per-position:": "per-position"}
+MARKS = "-YG"  # a position's mark under the per-position rule, by its base-3 digit: absent, elsewhere, right
+
+
+def _marks(hint: int, positions: int) -> list[int]:
+    """The per-position marks of ``hint`` (0 absent, 1 elsewhere, 2 right), first position first: the hint is
+    the sum of mark_k * 3**k."""
+    return [hint // 3**k % 3 for k in range(positions)]
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 WORDS_MAX = 20_000  # words in a list game (a feedback table of 400 MB)
 
@@ -311,17 +366,18 @@ def words_digest(words) -> str:
     return hashlib.sha256("\n".join(words).encode("ascii")).hexdigest()
 
 
-def words_problem(words, positions: int, alphabet: str, repeats: bool) -> str | None:
-    """What is wrong with a list game's words (in code order, unique, each a code of the alphabet), or None."""
+def words_problem(words, positions: int, alphabet: str, repeats: bool, what: str = "word") -> str | None:
+    """What is wrong with a list game's words (or guesses: ``what``), in code order, unique, each a code of the
+    alphabet, or None."""
     if not 1 <= len(words) <= WORDS_MAX:
-        return f"a list game has 1 to {WORDS_MAX} words, not {len(words)}"
+        return f"a list game has 1 to {WORDS_MAX} {what}s, not {len(words)}"
     for k, w in enumerate(words):
         if not isinstance(w, str) or len(w) != positions or any(ch not in alphabet for ch in w):
-            return f"word {k + 1} {shorten(repr(w))} is not {positions} symbols of {alphabet}"
+            return f"{what} {k + 1} {shorten(repr(w))} is not {positions} symbols of {alphabet}"
         if not repeats and len(set(w)) != positions:
-            return f"word {k + 1} {w!r} repeats a symbol, but the game has all different symbols"
+            return f"{what} {k + 1} {w!r} repeats a symbol, but the game has all different symbols"
         if k and words[k - 1] >= w:
-            return f"the words are not in order without repeats: {words[k - 1]!r} then {w!r}"
+            return f"the {what}s are not in order without repeats: {words[k - 1]!r} then {w!r}"
     return None
 
 
@@ -333,14 +389,42 @@ def refuse_list_game(game: Game, what: str) -> None:
                         "list of words, which has none (build, solve, verify, play and analyze take it)")
 
 
-def parse_word_list(text: str, source: str, name: str, rule: str = "bulls-cows") -> Game:
-    """A list game (bulls-and-cows hints) from a file's text: one word per line, letters A-Z in either case
-    (or digits 0-9), all of one length. Repeated letters within a word are allowed when some word has one.
-    The words are sorted; a problem is a GameError naming its line."""
-    words, seen = [], {}
+def parse_word_list(text: str, source: str, name: str, rule: str = "bulls-cows", guesses: str | None = None,
+                    guesses_source: str = "the guesses") -> Game:
+    """A list game from a file's text: one word per line, letters A-Z in either case (or digits 0-9), all of one
+    length. Repeated letters within a word are allowed when some word has one. ``guesses`` is the text of a
+    second list, of words that may be guessed but are never the secret (a word of both lists is a secret), or
+    ``"all"``: every code of the alphabet. The words are sorted; a problem is a GameError naming its line."""
+    words = _read_words(text, source)
+    alphabet = "0123456789" if words[0].isdigit() else LETTERS
+    extra: tuple[str, ...] | None = None
+    if guesses is not None:
+        secrets = set(words)
+        if guesses == "all":
+            repeats = any(len(set(w)) != len(w) for w in words)
+            n, p = len(alphabet), len(words[0])
+            count = n**p if repeats else math.perm(n, p)
+            if count > WORDS_MAX:
+                raise GameError(f"--guess-list all: {p} symbols of {alphabet} make {count:,} codes; at most {WORDS_MAX:,} "
+                                "are supported (give a list of guesses instead)")
+            every = itertools.product(alphabet, repeat=p) if repeats else itertools.permutations(alphabet, p)
+            more = ["".join(c) for c in every]
+        else:
+            more = _read_words(guesses, guesses_source, words[0])
+        extra = tuple(sorted(w for w in more if w not in secrets)) or None
+    repeats = any(len(set(w)) != len(w) for w in words + list(extra or ()))
+    return Game(name, len(words[0]), alphabet, repeats, "ab", tuple(sorted(words)), rule=rule, guesses=extra)
+
+
+def _read_words(text: str, source: str, like: str | None = None) -> list[str]:
+    """The words of a list's text, upper-cased, in file order (``parse_word_list``), each of the length and kind
+    (letters or digits) of ``like`` when given, else of line 1's word."""
+    words: list[str] = []
+    seen: dict[str, int] = {}
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line
+    first = "the secrets' words have" if like is not None else "line 1's word has"
     for n, raw in enumerate(lines, 1):
         w = raw.rstrip("\r")
         where = f"{source}, line {n}"
@@ -351,11 +435,13 @@ def parse_word_list(text: str, source: str, name: str, rule: str = "bulls-cows")
         up = w.upper() if w.isascii() else w
         if not (up.isascii() and (up.isalpha() or up.isdigit())):
             raise GameError(f"{where}: {shorten(repr(w))} is not a word of the letters A-Z (or the digits 0-9) alone")
-        if words and len(up) != len(words[0]):
-            raise GameError(f"{where}: {up!r} has {len(up)} letters, but line 1's word has {len(words[0])}; "
+        model = like if like is not None else (words[0] if words else None)
+        if model is not None and len(up) != len(model):
+            raise GameError(f"{where}: {up!r} has {len(up)} letters, but {first} {len(model)}; "
                             "every word of a list has the same length")
-        if words and up.isdigit() != words[0].isdigit():
-            raise GameError(f"{where}: {up!r} mixes digits and letters with line 1; a list is of one or the other")
+        if model is not None and up.isdigit() != model.isdigit():
+            raise GameError(f"{where}: {up!r} mixes digits and letters with {first.rsplit(' ', 1)[0]}; a list is of one "
+                            "or the other")
         if up in seen:
             raise GameError(f"{where}: {up!r} is line {seen[up]}'s word again; every word once")
         if len(up) > TABLE_MAX_POSITIONS:
@@ -366,9 +452,7 @@ def parse_word_list(text: str, source: str, name: str, rule: str = "bulls-cows")
         raise GameError(f"{source} has no words; a word list has one word per line")
     if len(words) > WORDS_MAX:
         raise GameError(f"{source} has {len(words)} words; at most {WORDS_MAX} are supported")
-    alphabet = "0123456789" if words[0].isdigit() else LETTERS
-    repeats = any(len(set(w)) != len(w) for w in words)
-    return Game(name, len(words[0]), alphabet, repeats, "ab", tuple(sorted(words)), rule=rule)
+    return words
 
 
 def _partitions(total: int, most: int, largest: int):
@@ -520,7 +604,18 @@ def game_from_dict(d: dict) -> Game:
             raise GameError(f"game {shorten(name)!r}: a list game has 'words' (a list of strings) and 'words_sha256'")
         if words_digest(words) != digest:
             raise GameError(f"game {shorten(name)!r}: its words do not match its words_sha256 (the list was changed)")
-        game = Game(name, p, alphabet, repeats, "ab", tuple(words), rule=rule)
+        guesses = None
+        if "guesses" in d or "guesses_sha256" in d:
+            guesses, gdigest = d.get("guesses"), d.get("guesses_sha256")
+            if not isinstance(guesses, list) or not all(isinstance(w, str) for w in guesses) \
+                    or not isinstance(gdigest, str):
+                raise GameError(f"game {shorten(name)!r}: a list game's 'guesses' are a list of strings, with "
+                                "'guesses_sha256'")
+            if words_digest(guesses) != gdigest:
+                raise GameError(f"game {shorten(name)!r}: its guesses do not match its guesses_sha256 (the list "
+                                "was changed)")
+            guesses = tuple(guesses)
+        game = Game(name, p, alphabet, repeats, "ab", tuple(words), rule=rule, guesses=guesses)
     elif key in PRESETS or key in RULE_PRESETS or _SPEC.fullmatch(key):
         game = resolve_game(name)  # a spec that is out of range is an error, not a game of its own
     else:
@@ -540,6 +635,9 @@ def game_to_dict(game: Game) -> dict:
     if game.words is not None:  # a list game carries its list, and the list's digest to check it by
         d["words"] = list(game.words)
         d["words_sha256"] = game.digest
+    if game.guesses is not None:  # and its guesses that are never the secret, the same way
+        d["guesses"] = list(game.guesses)
+        d["guesses_sha256"] = game.guesses_digest
     if game.rule != "bulls-cows":
         d["rule"] = game.rule
     return d
@@ -595,9 +693,30 @@ def score_symbols(game: Game, guess: tuple[int, ...], secret: tuple[int, ...]) -
     Bulls are positions that agree; cows are the common symbols counted with multiplicity
     (min of the two counts), minus the bulls; the game's rule makes the hint of them (``Game.rule_hint``).
     """
+    if game.rule == "per-position":
+        return _per_position(guess, secret)
     bulls = sum(1 for g, s in zip(guess, secret) if g == s)
     common = sum(min(guess.count(x), secret.count(x)) for x in set(guess))
     return game.rule_hint(bulls, common)
+
+
+def _per_position(guess: tuple[int, ...], secret: tuple[int, ...]) -> Hint:
+    """The per-position hint, scored as the word games score repeated letters: a position is right (2) when the
+    letters agree; then, left to right, a letter not right is elsewhere (1) while the secret has copies of it
+    left over from the right positions and the earlier "elsewhere" marks, else absent (0). Hint = sum of
+    mark_k * 3**k."""
+    left: dict[int, int] = {}
+    for g, s in zip(guess, secret):
+        if g != s:
+            left[s] = left.get(s, 0) + 1
+    hint = 0
+    for k, (g, s) in enumerate(zip(guess, secret)):
+        if g == s:
+            hint += 2 * 3**k
+        elif left.get(g, 0):
+            left[g] -= 1
+            hint += 3**k
+    return hint
 
 
 def score_codes(game: Game, guess: Code, secret: Code) -> Hint:
@@ -622,6 +741,10 @@ def accepted_hint_forms(game: Game) -> str:
     """The ways of writing a hint that ``parse_hint`` accepts for ``game``, for messages and prompts."""
     if game.rule == "jotto":
         return f"the number of letters in common, '0' to '{game.positions}', or 'found' (also '0A2B', '{game.positions}A0B')"
+    if game.rule == "per-position":
+        example = ("GY-" * 2)[: game.positions]
+        return (f"a mark for each of the {game.positions} positions: G (right), Y (elsewhere), - (absent), "
+                f"such as '{example}'; also B, X, . or _ for absent, or 2/1/0")
     if game.rule == "black-pegs":
         return "the black pegs, 'BB' or '2' (also '2A0B'); '-' or '0' for none"
     forms = "'1A2B', '1a2b', '1 2' (bulls then cows)"
@@ -644,6 +767,8 @@ def parse_hint(game: Game, text: str) -> int:
             raise HintError(f"hint {shown!r} counts more symbols than the {game.positions} of a {game.name} code")
         return int(digits)
 
+    if game.rule == "per-position":
+        return _parse_marks(game, raw, shown)
     bulls = cows = None
     m = _AB.match(raw) or _PAIR.match(raw)
     if game.rule != "bulls-cows" and not m:
@@ -693,13 +818,47 @@ def parse_history(game: Game, items) -> list[tuple[int, int]]:
     return history
 
 
+def hint_of_key(game: Game, key: str) -> Hint | None:
+    """The hint of a tree's branch key in canonical form (``format_hint``: ``xAyB``, or the per-position marks
+    such as ``G-Y--``), or None when ``key`` is not one for ``game``; fast, for walking trees."""
+    if game.rule == "per-position":
+        if len(key) != game.positions or any(ch not in MARKS for ch in key):
+            return None
+        return sum(MARKS.index(ch) * 3**k for k, ch in enumerate(key))
+    if len(key) != 4 or key[1] != "A" or key[3] != "B" or key[0] not in "0123456789" or key[2] not in "0123456789":
+        return None
+    bulls, cows = int(key[0]), int(key[2])
+    return game.hint(bulls, cows) if bulls + cows <= game.positions else None
+
+
+_MARK_OF = {"G": 2, "2": 2, "Y": 1, "1": 1, "-": 0, "B": 0, "X": 0, ".": 0, "_": 0, "0": 0,
+            "\U0001F7E9": 2, "\U0001F7E8": 1, "\u2B1B": 0, "\u2B1C": 0}  # and the squares the word games share
+
+
+def _parse_marks(game: Game, raw: str, shown: str) -> int:
+    """A per-position hint written as one mark per position (``parse_hint``)."""
+    marks = [_MARK_OF.get(ch.upper() if ch.isascii() else ch) for ch in raw.replace(" ", "")]
+    if len(marks) != game.positions or None in marks:
+        raise HintError(f"cannot read hint {shown!r}; {game.name} accepts {accepted_hint_forms(game)}")
+    h = sum(m * 3**k for k, m in enumerate(marks))
+    if h not in game.possible_hints:
+        raise HintError(f"hint {shown!r} cannot occur in {game.name}: when every other position is right, the "
+                        "last letter cannot be elsewhere")
+    return h
+
+
 def format_hint(game: Game, hint: int) -> str:
+    if game.rule == "per-position":
+        return "".join(MARKS[m] for m in _marks(hint, game.positions))
     bulls, cows = game.split_hint(hint)
     return f"{bulls}A{cows}B"
 
 
 def format_hint_native(game: Game, hint: int) -> str | None:
-    """The hint in the game's own notation, or None when the game has only ``xAyB``."""
+    """The hint in the game's own notation, or None when the game has only ``xAyB`` (or, under the
+    per-position rule, only its marks)."""
+    if game.rule == "per-position":
+        return None
     bulls, cows = game.split_hint(hint)
     if game.rule == "jotto":
         return "found" if hint == game.win_hint else f"{cows} in common"

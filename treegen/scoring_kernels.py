@@ -54,7 +54,8 @@ def guess_scores(table, guesses, secrets, nslots, slots, maximum, f):
     ``secrets`` into: ``max n_h`` if ``maximum``, else ``sum of f[n_h]`` over the hints ``slots``.
 
     The sum runs over ``slots`` in their order whatever the guess, so guesses that split the secrets
-    alike get bit-identical scores (f[0] must be 0). Secrets loop outermost, reading table rows.
+    alike get bit-identical scores (f[0] must be 0). Secrets loop outermost, reading table rows:
+    ``table[s, g]`` is the hint of guess g on secret s (the feedback table itself where it is symmetric).
     """
     ng = guesses.shape[0]
     counts = np.empty((ng, nslots), dtype=np.int32)

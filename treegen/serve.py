@@ -37,7 +37,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .files import INPUT_LIMIT, InputError, read_input
-from .rules import TreegenError
+from .rules import LIST_PREFIXES, TreegenError
 
 # What ``treegen serve --help`` says is served (kept here, next to the code that decides it).
 SERVES = (
@@ -383,7 +383,7 @@ class Handler(BaseHTTPRequestHandler):
             raise TreegenError(f"{path} takes exactly these parameters, once each: {', '.join(want)} "
                                "(moves: GUESS=HINT pairs separated by commas, or empty)")
         name = query["game"][0]
-        if name.strip().lower().startswith(("words:", "jotto:")):
+        if name.strip().lower().startswith(tuple(LIST_PREFIXES)):
             # The command line's way to read a word list from a file: the server reads no file but its
             # folder's trees, and knows a list game by them.
             raise TreegenError("a word list is named by a tree of the folder, not by a file (words:...)")

@@ -220,8 +220,12 @@ def build_tree(
         def split(guess: int, secrets: np.ndarray):
             return search_kernels.split_by_hint(table, guess, secrets, nslots)
 
+        # guess_scores reads the table by secret (table[s] as the hints of the guesses on s): the transpose,
+        # under the one rule whose hint changes when guess and secret swap.
+        by_secret = np.ascontiguousarray(table.T) if game.rule == "per-position" else table
+
         def guess_scores(guesses, secrets, slots, maximum, f):
-            return scoring_kernels.guess_scores(table, guesses, secrets, nslots, slots, maximum, f)
+            return scoring_kernels.guess_scores(by_secret, guesses, secrets, nslots, slots, maximum, f)
 
     else:
         live = LiveCodes.of(game, code_digits(game))
@@ -234,16 +238,13 @@ def build_tree(
 
     npos, nslots, win = game.positions, game.hint_slots, game.win_hint
     every = np.arange(game.size, dtype=CODE_DTYPE)
-    # Every hint with bulls + cows <= positions, in hint order (impossible ones just stay empty).
-    slots = np.array(
-        [
-            game.hint(b, c)
-            for b in range(npos + 1)
-            for c in range(npos + 1 - b)
-            if strat.count_win or b < npos
-        ],
-        dtype=np.int64,
-    )
+    # Every hint with bulls + cows <= positions (or, per position, every pattern of marks), in hint order
+    # (impossible ones just stay empty).
+    if game.rule == "per-position":
+        every_slot = [h for h in sorted(game.possible_hints) if strat.count_win or h != win]
+    else:
+        every_slot = [game.hint(b, c) for b in range(npos + 1) for c in range(npos + 1 - b) if strat.count_win or b < npos]
+    slots = np.array(every_slot, dtype=np.int64)
     f_all = None
     if strat.f is not None and not strat.per_node:
         f_all = np.ascontiguousarray(strat.f(np.arange(game.size + 1, dtype=np.float64), game.size))
@@ -350,7 +351,7 @@ def build_tree(
             children.append((hints[h], grow(order[a:b], after, depth + 1)))
         return Node(codes[guess], tuple(children))
 
-    root = grow(every, [], 1)
+    root = grow(np.arange(game.secret_count, dtype=CODE_DTYPE), [], 1)  # every code guesses; these are the secrets
     provenance: dict = {"first": root.guess}
     if strat.kind == "scored":
         provenance.update(consistent_only=consistent_only, tie=tie)

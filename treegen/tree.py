@@ -39,13 +39,14 @@ import orjson
 
 from .files import InputError, read_input, write_atomic
 from .rules import Code, CodeError, Game, GameError, Hint, TreegenError, format_code, format_hint, game_from_dict
-from .rules import game_to_dict, parse_code, score_symbols, shorten
+from .rules import game_to_dict, hint_of_key, parse_code, score_symbols, shorten
 
 FORMAT = "treegen-tree"
 VERSION = 1
 MAX_CODES = 200_000  # the largest game resolve_game supports
 
 _HINT_KEY = re.compile(r"([0-9])A([0-9])B")
+_MARKS_KEY = re.compile(r"[-YG]{1,5}")  # a per-position hint (rules.MARKS), first position first
 
 
 class TreeError(TreegenError):
@@ -71,11 +72,18 @@ class NotInTree(TreeError):
 
 
 def hint_key_order(key: str) -> tuple[int, int, str]:
-    """Sort key that orders canonical ``xAyB`` keys by hint int (bulls, then cows); others go last."""
+    """Sort key that orders canonical keys by hint int: ``xAyB`` by bulls, then cows; per-position marks by
+    their base-3 value (the last position weighs most); others go last."""
     m = _HINT_KEY.fullmatch(key)
     if m:
         return (int(m.group(1)), int(m.group(2)), "")
-    return (99, 99, key)
+    if _MARKS_KEY.fullmatch(key):
+        return (sum("-YG".index(ch) * 3**k for k, ch in enumerate(key)), 0, "")
+    return (999, 999, key)
+
+
+def _canonical_key(key) -> bool:
+    return isinstance(key, str) and (_HINT_KEY.fullmatch(key) or _MARKS_KEY.fullmatch(key)) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +111,9 @@ class Node:
         if not children:
             return cls(guess)
         for key, child in children.items():
-            if not isinstance(key, str) or not _HINT_KEY.fullmatch(key):
-                raise TreeError(f"hint key {key!r} is not a canonical hint; write hints as xAyB, e.g. 1A2B")
+            if not _canonical_key(key):
+                raise TreeError(f"hint key {key!r} is not a canonical hint; write hints as xAyB, e.g. 1A2B (or "
+                                "per position, e.g. G-Y--)")
             if not isinstance(child, Node):
                 raise TypeError(f"the child for {key} must be a Node, not {type(child).__name__}")
         return cls(guess, tuple(sorted(children.items(), key=lambda kv: hint_key_order(kv[0]))))
@@ -382,7 +391,7 @@ def _read_node(obj: Any, path: tuple[str, ...] = ()) -> Node:
             f"'next'{where} must be a non-empty object mapping hints to nodes (leave it out after the last guess)"
         )
     # Canonical keys must come in hint order; other keys are the checker's to name (not canonical).
-    keys = [k for k in nxt if _HINT_KEY.fullmatch(k)]
+    keys = [k for k in nxt if _canonical_key(k)]
     order = sorted(keys, key=hint_key_order)
     if keys != order:
         k = next(i for i, (a, b) in enumerate(zip(keys, order)) if a != b)
@@ -467,7 +476,7 @@ def walk(game: Game, root: Node, max_depth: int | None = None) -> Iterator[Visit
     codes: dict[str, Code | None] = {}
     hints: dict[str, Hint | None] = {}
     win = game.win_hint
-    stack = [(root, list(game.codes), 1, ())]
+    stack = [(root, list(game.codes[: game.secret_count]), 1, ())]
     while stack:
         node, secrets, depth, path = stack.pop()
         guess = node.guess
@@ -484,10 +493,8 @@ def walk(game: Game, root: Node, max_depth: int | None = None) -> Iterator[Visit
             if key in hints:
                 h = hints[key]
             else:
-                m = _HINT_KEY.fullmatch(key)
                 # not a hint of this game (and game.hint would alias it to another): None
-                ok = m is not None and int(m.group(1)) + int(m.group(2)) <= game.positions
-                h = hints[key] = game.hint(int(m.group(1)), int(m.group(2))) if ok else None
+                h = hints[key] = hint_of_key(game, key)
             if h is not None and h in classes and h != win:
                 below.append((child, classes[h], depth + 1, path + (guess, key)))
         stack.extend(reversed(below))
@@ -496,8 +503,7 @@ def walk(game: Game, root: Node, max_depth: int | None = None) -> Iterator[Visit
 def _canonical_hint(game: Game, text: str) -> str:
     """``text`` as a canonical ``xAyB`` string; fast for canonical input, else via ``rules.parse_hint``."""
     raw = "".join(str(text).split()).upper()
-    m = _HINT_KEY.fullmatch(raw)
-    if m and int(m.group(1)) + int(m.group(2)) <= game.positions:
+    if hint_of_key(game, raw) is not None:
         return raw
     from .rules import format_hint, parse_hint
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .rules import CodeError, Game, TreegenError, format_code, format_hint, parse_code, shorten
+from .rules import CodeError, Game, TreegenError, format_code, format_hint, hint_of_key, parse_code, shorten
 from .exact.objectives import OBJECTIVES
 from .tree import InvalidTree, Node, Stats, Tree, TreeError, walk
 
@@ -43,6 +43,7 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None, consisten
     """
     histogram = [0]
     win = game.win_hint
+    marks = game.rule == "per-position"  # hint keys are marks (G-Y--), not xAyB
     try:
         for visit in walk(game, root):
             node, path, depth, classes = visit.node, visit.path, visit.depth, dict(visit.partition)
@@ -66,14 +67,21 @@ def check_root(game: Game, root: Node, max_guesses: int | None = None, consisten
                 )
             have = set()
             for key, _child in node.next:
-                bc = _key_hint(key)
-                if bc is None:
-                    raise InvalidTree(
-                        path + (guess,), f"hint key {shorten(key)!r} is not a canonical hint; write hints as xAyB, e.g. 1A2B"
-                    )
-                if bc[0] + bc[1] > game.positions:
-                    raise InvalidTree(path + (guess,), f"branch {key} is a hint that cannot occur in {game.name}")
-                h = game.hint(*bc)
+                if marks:
+                    h = hint_of_key(game, key)
+                    if h is None:
+                        raise InvalidTree(path + (guess,), f"hint key {shorten(key)!r} is not a canonical hint; "
+                                          f"write a mark per position (G right, Y elsewhere, - absent), e.g. "
+                                          f"{format_hint(game, 1)}")
+                else:
+                    bc = _key_hint(key)
+                    if bc is None:
+                        raise InvalidTree(
+                            path + (guess,), f"hint key {shorten(key)!r} is not a canonical hint; write hints as xAyB, e.g. 1A2B"
+                        )
+                    if bc[0] + bc[1] > game.positions:
+                        raise InvalidTree(path + (guess,), f"branch {key} is a hint that cannot occur in {game.name}")
+                    h = game.hint(*bc)
                 if h == win:
                     raise InvalidTree(path + (guess,), f"branch {key} follows the all-bulls hint, which ends the game")
                 if h not in classes:

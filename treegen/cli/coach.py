@@ -53,7 +53,7 @@ def cmd_analyze(args) -> int:
     from ..analysis import BUDGET, Analyzer, analysis_to_obj
     from ..rules import parse_history
 
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     history = parse_history(game, args.history)
     analyzer = Analyzer(game, reference_tree(game, args.tree))
     analysis = analyzer.analyze(history, BUDGET if args.budget is None else args.budget)

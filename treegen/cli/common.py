@@ -15,7 +15,7 @@ import sys
 from ..exact.executors import EXECUTORS  # noqa: F401 - the command modules read the choices here
 from ..exact.objectives import OBJECTIVES  # noqa: F401
 from ..status import EXIT_MEANINGS, Exit  # noqa: F401 - the command modules read them here
-from ..rules import DEFAULT_GAME, PRESETS, TreegenError, resolve_game
+from ..rules import DEFAULT_GAME, LIST_PREFIXES, PRESETS, TreegenError, resolve_game, shorten
 
 
 # -- exit statuses: one enum; the help text every command ends with is made from it ----------------
@@ -158,20 +158,33 @@ def add_game(p: argparse.ArgumentParser) -> None:
         "-g",
         default=DEFAULT_GAME,
         metavar="G",
-        help=f"a preset ({', '.join(PRESETS)}) or a spec bc:P:N / mm:P:N (default: {DEFAULT_GAME})",
+        help=f"a preset ({', '.join(PRESETS)}; `treegen games` lists them all), a spec bc:P:N / mm:P:N, or a "
+        f"list of words read from a file: {', '.join(p + 'FILE' for p in LIST_PREFIXES)} (default: {DEFAULT_GAME})",
     )
+    add_guesses(p)
 
 
-def game_of(name: str, large: bool = False):
+def add_guesses(p: argparse.ArgumentParser) -> None:
+    """``--guess-list``, beside every ``--game``: a list game's words that may be guessed but are never the secret."""
+    p.add_argument("--guess-list", default=None, metavar="FILE",
+                   help="with a list game: more words that may be guessed but are never the secret, one per line "
+                   "(a word of both files is a secret), or 'all' for every code of the alphabet")
+
+
+def game_of(name: str, large: bool = False, guesses: str | None = None):
     """The game a ``--game`` argument names: ``words:FILE``, a list of words read from a file (``files``), scored
-    by bulls and cows, or ``jotto:FILE``, by Jotto's letters in common; else a preset or spec
-    (``rules.resolve_game``)."""
+    by bulls and cows; ``jotto:FILE``, by Jotto's letters in common; ``per-position:FILE``, by a mark for each
+    position (``rules.LIST_PREFIXES``), with ``guesses`` (``--guess-list``: a file, or ``all``) allowed as guesses
+    too; else a preset or spec (``rules.resolve_game``)."""
     text = str(name).strip()
-    for prefix, rule in (("words:", "bulls-cows"), ("jotto:", "jotto")):
+    for prefix, rule in LIST_PREFIXES.items():
         if text.lower().startswith(prefix):
             from ..files import read_word_list
 
-            return read_word_list(text[len(prefix):], rule)
+            return read_word_list(text[len(prefix):], rule, guesses)
+    if guesses is not None:
+        raise TreegenError(f"--guess-list takes a list game (--game {', '.join(p + 'FILE' for p in LIST_PREFIXES)}); "
+                           f"{shorten(str(name))} is every arrangement of its symbols, each a guess already")
     return resolve_game(name, large=large)
 
 

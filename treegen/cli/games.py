@@ -30,7 +30,8 @@ def cmd_games(args) -> int:
               f"(English words; treegen/words/)")
     print("\nOther games: --game bc:P:N (P positions, N symbols, no repeats) or mm:P:N (repeats);")
     print("symbols are the first N of 0-9 then A-Z, e.g. --game bc:3:6, --game mm:4:7;")
-    print("or --game words:FILE, the words of a file (one per line, letters A-Z) as the codes.")
+    print("or a list of words of a file (one per line, letters A-Z) as the codes: --game words:FILE (bulls and cows),")
+    print("jotto:FILE (letters in common) or per-position:FILE (G right, Y elsewhere, - absent, as the word games mark).")
     return Exit.OK
 
 
@@ -53,7 +54,7 @@ def cmd_hint(args) -> int:
     from ..play import hint_text
     from ..rules import parse_code, score_codes
 
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     guess = parse_code(game, args.guess)
     secret = parse_code(game, args.secret)
     hint = score_codes(game, guess, secret)
@@ -80,7 +81,7 @@ def cmd_candidates(args) -> int:
     from ..feedback import consistent_secrets
     from ..rules import format_code, parse_history
 
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     history = parse_history(game, args.history)
     alive = consistent_secrets(game, history)
     shown = alive[: args.limit] if args.limit > 0 else alive

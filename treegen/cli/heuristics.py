@@ -49,12 +49,12 @@ def cmd_build(args) -> int:
     from ..strategies import build_tree, format_scored, get_strategy
     from ..tree import save_tree
 
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     name = get_strategy(args.strategy).name
     out = args.output if args.output is not None else default_output(game, name)
     output_file(out, "tree file")
     memory = parse_memory(args.memory) if args.memory is not None else None
-    with progress_bar(game.size, name) as bar:
+    with progress_bar(game.secret_count, name) as bar:
         built = build_tree(
             game, name, first=args.first, consistent_only=args.consistent_only, seed=args.seed,
             tie=args.tie, progress=bar.update, memory=memory,
@@ -97,13 +97,13 @@ def cmd_eval(args) -> int:
         return _eval_sample(args)
     if args.threshold is not None or args.guess_sample is not None:
         raise TreegenError("--threshold and --guess-sample apply to the hybrid strategy, with --sample")
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     names = applicable(game) if args.strategy == "all" else [get_strategy(args.strategy).name]
     memory = parse_memory(args.memory) if args.memory is not None else None
     if any(uses_table(game, name, memory) for name in names):
         feedback_table(game, memory)  # built once up front, so that no strategy's time includes it
     rows = []
-    with progress_bar(game.size * len(names), "eval") as bar:
+    with progress_bar(game.secret_count * len(names), "eval") as bar:
         for name in names:
             kind = get_strategy(name).kind
             built = build_tree(
@@ -127,7 +127,7 @@ def _eval_sample(args) -> int:
     from ..rules import MAX_CODES
     from ..strategies import applicable
 
-    game = game_of(args.game, large=True)
+    game = game_of(args.game, large=True, guesses=args.guess_list)
     if args.first is not None or args.consistent_only or args.tie != "possible":
         raise TreegenError("--first, --consistent-only and --tie apply to built trees, not to --sample")
     if args.strategy != "all":

@@ -4,7 +4,7 @@ without a tree, or by a strategy without a tree. With a tree it imports no numpy
 from __future__ import annotations
 
 from ..rules import DEFAULT_GAME, TreegenError, resolve_game
-from .common import SEED_MAX, add_command, add_hybrid_options, add_memory, game_of, whole
+from .common import SEED_MAX, add_command, add_guesses, add_hybrid_options, add_memory, game_of, whole
 
 
 def add_play(sub) -> None:
@@ -40,6 +40,7 @@ def add_play(sub) -> None:
         help="with --tree: refuse a tree for any other game (default: the game named in the file); "
         "with --host --evil or --strategy and no tree: the game to play (default bulls-cows)",
     )
+    add_guesses(p)
     # The strategies live in treegen.liveplay.LIVE_STRATEGIES and treegen.strategies.STRATEGIES, which
     # import numpy; this help says them in words.
     p.add_argument("--strategy", default=None, metavar="S",
@@ -69,7 +70,7 @@ def cmd_play(args) -> int:
     from .. import play
     from ..tree import load_tree
 
-    game = game_of(args.game) if args.game else None
+    game = game_of(args.game, guesses=args.guess_list) if args.game else None
     if args.tree is None:
         if not (args.host and args.evil):
             raise TreegenError("play needs --tree FILE (or --strategy S, or --host --evil to play without a tree)")
@@ -81,7 +82,7 @@ def cmd_play(args) -> int:
         return play.play_secret(tree, args.secret)
     with play.Console() as con:
         if args.host:
-            setter = play.EvilSetter(game) if args.evil else play.FixedSecret(game, random.Random(args.seed).randrange(game.size))
+            setter = play.EvilSetter(game) if args.evil else play.FixedSecret(game, random.Random(args.seed).randrange(game.secret_count))
             return play.play_host(game, tree, setter, con)
         return play.play_guesser(tree, con)
 
@@ -95,7 +96,7 @@ def _play_strategy(args) -> int:
         raise TreegenError("--strategy plays without a tree file; give either --tree or --strategy")
     if args.host:
         raise TreegenError("--host plays with a tree file (or --evil): drop --strategy")
-    game = game_of(args.game or DEFAULT_GAME, large=True)
+    game = game_of(args.game or DEFAULT_GAME, large=True, guesses=args.guess_list)
     memory = parse_memory(args.memory) if args.memory is not None else None
     player = liveplay.Player.make(game, args.strategy, seed=args.seed, threshold=args.threshold,
                                   guess_sample=args.guess_sample, memory=memory)

@@ -8,8 +8,19 @@ import os
 import sys
 
 from ..rules import TreegenError
-from .common import (EXECUTORS, OBJECTIVES, Exit, add_command, add_game, default_output, game_of,
-                     interrupt_within, nonempty, whole, workers_asked)
+from .common import (
+    EXECUTORS,
+    OBJECTIVES,
+    Exit,
+    add_command,
+    add_game,
+    default_output,
+    game_of,
+    interrupt_within,
+    nonempty,
+    whole,
+    workers_asked,
+)
 
 
 def add_solve(sub) -> None:
@@ -103,19 +114,26 @@ def prove(tree, options, quiet: bool) -> bytes:
 
 
 def cmd_solve(args) -> int:
+    import hashlib
     import signal
     import time
     from concurrent.futures.process import BrokenProcessPool
 
-    from ..exact import Infeasible, SearchBug, check_memory, compile_ahead, plan_workers, solve_game, strategy_name
-    import hashlib
-
+    from ..exact import (
+        Infeasible,
+        Options,
+        SearchBug,
+        check_memory,
+        compile_ahead,
+        plan_workers,
+        solve_game,
+        strategy_name,
+    )
     from ..files import output_file, output_folder, same_path, write_atomic
     from ..report import format_stats
-    from ..exact import Options
     from ..tree import save_tree
 
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     if args.max_guesses is not None and args.max_guesses < 1:
         raise TreegenError(f"--max-guesses must be at least 1, not {args.max_guesses}")
     asked = workers_asked(args)
@@ -132,6 +150,16 @@ def cmd_solve(args) -> int:
         output_file(args.certificate, "certificate file")
         if same_path(out, args.certificate):
             raise TreegenError(f"the tree and its certificate would both be written to {out}; give two files")
+        if game.rule == "per-position":  # the one rule with more hints than the checker's masks hold
+            import numpy as np
+
+            from ..certificate import HINTS_MAX
+            from ..feedback import feedback_table
+
+            given = int(np.count_nonzero(np.bincount(feedback_table(game).ravel(), minlength=256)))
+            if given > HINTS_MAX:
+                raise TreegenError(f"--certificate: {game.name} gives {given} different hints, and certificates are "
+                                   f"checked for games of at most {HINTS_MAX}; solve it without --certificate")
     if args.checkpoint is not None and (same_path(out, args.checkpoint)
                                         or same_path(os.path.dirname(os.path.abspath(out)), args.checkpoint)):
         # Found at the end, this would cost the whole search; and a checkpoint folder holds only entries.

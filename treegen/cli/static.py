@@ -61,7 +61,7 @@ def cmd_static(args) -> int:
     from ..rules import parse_code
     from ..tree import save_tree
 
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     refuse_list_game(game, "the static game")
     out = args.output if args.output is not None else default_output(game, "static")
     output_file(out, "tree file")

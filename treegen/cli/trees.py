@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..rules import TreegenError
-from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, game_of, nonempty, or_list, whole
+from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, add_guesses, game_of, nonempty, or_list, whole
 
 
 def add_tree_game(p: argparse.ArgumentParser) -> None:
@@ -17,10 +17,11 @@ def add_tree_game(p: argparse.ArgumentParser) -> None:
         "--game", "-g", default=None, metavar="G",
         help="refuse a tree for any other game (default: the game named in the file)",
     )
+    add_guesses(p)
 
 
 def tree_game(args):
-    return game_of(args.game) if args.game else None
+    return game_of(args.game, guesses=args.guess_list) if args.game else None
 
 
 def load(path: str, game, value_ok: bool = False):
@@ -249,6 +250,7 @@ def add_import(sub) -> None:
     p.add_argument("file", metavar="FILE", help="the file to import")
     p.add_argument("--game", "-g", default=None, metavar="G",
                    help="the game (default: from a treegen header, the root count, or the arfst23 file name)")
+    add_guesses(p)
     p.add_argument("--alphabet", default=None, metavar="FROM=TO",
                    help="the file writes the game's symbol TO[i] as FROM[i], e.g. 012345=123456 "
                    "(default: guessed when the file's symbols are not the game's, and said on stderr)")
@@ -265,7 +267,7 @@ def cmd_import(args) -> int:
     output_file(args.output, "tree file")
     if os.path.exists(args.output) and os.path.exists(args.file) and os.path.samefile(args.output, args.file):
         raise TreegenError(f"-o {args.output} is the file being imported; write the tree to another file")
-    game = game_of(args.game) if args.game else None
+    game = game_of(args.game, guesses=args.guess_list) if args.game else None
     fmt = import_format(args.format, args.file)
     data = read_input(args.file, "input file")
     try:

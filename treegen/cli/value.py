@@ -45,7 +45,7 @@ def cmd_value(args) -> int:
     from ..rules import format_code
     from ..value import game_value
 
-    game = game_of(args.game)
+    game = game_of(args.game, guesses=args.guess_list)
     refuse_list_game(game, "the value of the game")
     out = args.output if args.output is not None else default_output(game, "value")
     output_file(out, "value file")

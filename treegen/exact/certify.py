@@ -287,7 +287,7 @@ class Prover:
         """The root claim: no strategy within ``cap`` guesses (None: any number) costs less than ``cost``."""
         self.solver = ProvingSolver(self.game, cap, self.options, consistent_only=self.consistent_only, extra=self.extra)
         depth = self.solver.full_depth()
-        everything = np.arange(self.game.size, dtype=np.int32)
+        everything = np.arange(self.game.secret_count, dtype=np.int32)
         got = self.solver.solve(everything, cost, (), depth)
         if got < cost:
             raise SearchBug(f"certificate: the proving pass found cost {got} below the proved {cost}")
@@ -296,7 +296,7 @@ class Prover:
     def impossible_root(self, within: int) -> int:
         """The root claim: no strategy finishes every secret within ``within`` guesses."""
         self.solver = ProvingSolver(self.game, within, self.options, consistent_only=self.consistent_only)
-        everything = np.arange(self.game.size, dtype=np.int32)
+        everything = np.arange(self.game.secret_count, dtype=np.int32)
         if self.solver.feasible(everything, within):
             raise SearchBug(f"certificate: the proving pass found a strategy within {within} guesses")
         return self.impossible(everything, [], within)

@@ -610,16 +610,17 @@ def split_classes(table, guess, secrets, nh, win):
         sizes[h] = starts[h + 1] - starts[h] if h != win else 0
         if sizes[h] >= 3:
             nbig += 1
+    # One sort key per class, -size * 256 + h: dense hints are below 256 (uint8), so h is the key mod 256.
     keys = np.empty(nbig, dtype=np.int64)
     j = 0
     for h in range(nh):
         if sizes[h] >= 3:
-            keys[j] = -sizes[h] * 64 + h
+            keys[j] = -sizes[h] * 256 + h
             j += 1
     sort_keys(keys)
     big = np.empty(nbig, dtype=np.int64)
     for j in range(nbig):
-        big[j] = keys[j] % 64 if keys[j] % 64 >= 0 else keys[j] % 64 + 64
+        big[j] = keys[j] % 256 if keys[j] % 256 >= 0 else keys[j] % 256 + 256
     return members, starts, big
 
 

@@ -110,7 +110,7 @@ def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: i
         key = {"game": f"{game.name} ({game.spec}{', list ' + game.digest if game.listed else ''})", "objective": objective, "cap": max_guesses,
                "options": asdict(options), "consistent_only": consistent_only, "treegen": __version__}
         store = CheckpointStore(checkpoint, key, warn)
-    secrets = np.arange(game.size, dtype=np.int32)
+    secrets = np.arange(game.secret_count, dtype=np.int32)
     report = TaskProgress(progress)
     cap, worst, nodes = settle_cap(game, options.symmetry, consistent_only, least_worst(objective), max_guesses,
                                    report.say)

@@ -459,14 +459,14 @@ def settle_cap(game: Game, symmetry: bool, consistent_only: bool, least_worst: b
     solves every secret (the cap then, which a ``max_guesses`` below it makes Infeasible); else check that
     ``max_guesses`` (if given) is feasible. ``say(note)`` hears each depth tried. Raises
     :class:`contracts.Infeasible`."""
-    secrets = np.arange(game.size, dtype=np.int32)
+    secrets = np.arange(game.secret_count, dtype=np.int32)
     nodes = 0
     worst = None
     cap = max_guesses
     if least_worst or max_guesses is not None:
         probe = Solver(game, None, Options(symmetry=symmetry), consistent_only=consistent_only)
         depth = 1
-        while probe.bounds.lb[depth, game.size] >= INF:
+        while probe.bounds.lb[depth, game.secret_count] >= INF:
             depth += 1  # the counting bound alone rules these out
         if least_worst:
             while depth <= UNCAPPED:

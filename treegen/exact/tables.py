@@ -96,10 +96,26 @@ def onehot_bytes(codes: int, nh: int) -> int:
     return 0 if dtype is None else np.dtype(dtype).itemsize * codes * codes
 
 
+def dense_hints(game: Game) -> list[int]:
+    """The hint of each dense id, in hint order: the game's possible hints, and under the per-position rule
+    ids that no pair gives up to 25 of them.
+
+    Why: the per-position rule is the one whose hint changes when guess and secret swap (SPEED scores --Y-Y
+    on ABIDE, ABIDE ---YY on SPEED), and the packed class counters (search_kernels._packed_counts and
+    _least_bound_counted) read ``table[s]`` as the hints of the guesses on s, which holds for a symmetric
+    table only. They serve games of at most 24 dense hints; 25 take such a game to the counters that read
+    the table by guess. Five-letter lists give well over 24 hints anyway. The counting bound is taken from
+    the possible hints alone (``_search_tables``)."""
+    hints = sorted(game.possible_hints)
+    if game.rule == "per-position":
+        hints += [256 + k for k in range(25 - len(hints))]  # not a hint: no entry of the table maps to them
+    return hints
+
+
 def wide_onehot(game: Game) -> bool:
     """Whether ``game``'s one-hot table is uint32 (the search's kernels then compile for that type; see
     warmup.search_signature)."""
-    return onehot_dtype(game.size, len(game.possible_hints)) is np.uint32
+    return onehot_dtype(game.size, len(dense_hints(game))) is np.uint32
 
 
 def onehot_table(dense: np.ndarray, nh: int) -> np.ndarray:
@@ -139,14 +155,18 @@ def _search_tables(game: Game, extra: int) -> SearchTables:
         return SearchTables(plain.table, plain.hints, plain.nh, plain.win, bounds, plain.all_guesses, fast, excess,
                             plain.onehot)
     table = feedback_table(game)
-    hints = sorted(game.possible_hints)
+    hints = dense_hints(game)
+    b = len(game.possible_hints) - 1  # the counting bound's branching: the possible hints but the all-bulls one
     remap = np.zeros(256, dtype=np.uint8)
-    for i, h in enumerate(hints):
+    for i, h in enumerate(hints[: len(game.possible_hints)]):  # (not the padding of dense_hints)
         remap[h] = i
     # Dense hint ids (0..nh-1) keep per-guess counters small enough to pack into 64-bit words.
     dense = remap[table]
     dense.flags.writeable = False
-    bounds = CountingTable.for_game(len(hints) - 1, game.size)
+    # The one-hot table is read by secret (onehot[s, g], the hint of g on s): the transpose, under the one rule
+    # whose hint changes when guess and secret swap (see dense_hints).
+    by_secret = np.ascontiguousarray(dense.T) if game.rule == "per-position" else dense
+    bounds = CountingTable.for_game(b, game.size)
     fast = np.array([search_kernels.fast_bound_limit(row) for row in bounds.lb], dtype=np.int64)
     excess = np.array([search_kernels.excess_bound_limit(row, t) for row, t in zip(bounds.lb, fast)], dtype=np.int64)
     fast.flags.writeable = excess.flags.writeable = False
@@ -159,7 +179,7 @@ def _search_tables(game: Game, extra: int) -> SearchTables:
         np.arange(game.size, dtype=np.int32),
         fast,
         excess,
-        onehot_table(dense, len(hints)),
+        onehot_table(by_secret, len(hints)),
     )
 
 
@@ -215,13 +235,14 @@ def wire_cost(t: SearchTables, secrets: np.ndarray, wire, depth: int, extra: int
 def check_memory(game: Game) -> None:
     """Refuse up front a game whose hint tables would not fit (never an OOM kill or a MemoryError).
 
-    The search holds two tables of a byte per pair of codes (the hints and their dense renumbering), so
-    they must fit in twice ``feedback.default_memory`` (half the machine's memory): the same bound as
+    The search holds two tables of a byte per pair of codes (the hints and their dense renumbering; while
+    the one-hot table of a per-position game is built, the dense one's transpose too), so they must fit in twice ``feedback.default_memory`` (half the machine's memory): the same bound as
     one table within feedback's default budget, which the heuristics use; so must the one-hot table
     (:func:`onehot_table`: two or four bytes a pair, for games small enough to have one). Each worker
     process holds its own copy of all three.
     """
-    need = 2 * table_bytes(game) + onehot_bytes(game.size, len(game.possible_hints))
+    tables = 3 if game.rule == "per-position" else 2  # and the dense table's transpose (see _search_tables)
+    need = tables * table_bytes(game) + onehot_bytes(game.size, len(dense_hints(game)))
     budget = 2 * default_memory()
     if need > budget:
         raise TableTooLarge(

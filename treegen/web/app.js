@@ -15,6 +15,8 @@
   // Rules (treegen/rules.py)
   // ---------------------------------------------------------------------------------------------
   const SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const RULES = ["bulls-cows", "black-pegs", "jotto", "per-position"]; // rules.RULES
+  const MARKS = "-YG"; // rules.MARKS: a position absent, elsewhere, right
   const MAX_CODES = 200000;
   const PRESETS = {
     "bulls-cows": [4, "0123456789", false, "ab"],
@@ -28,7 +30,7 @@
   class TreeFileError extends Error {}
 
   class Game {
-    constructor(name, positions, alphabet, repeats, notation, words, rule) {
+    constructor(name, positions, alphabet, repeats, notation, words, rule, guesses) {
       if (!(Number.isInteger(positions) && positions >= 1 && positions <= 8)) {
         throw new TreeFileError(`a game needs 1 to 8 positions, not ${positions}`);
       }
@@ -45,15 +47,23 @@
       this.repeats = repeats;
       this.notation = notation;
       this.symbols = alphabet.length;
-      // A list game (Word Mastermind): its codes are the words, in order; no symmetry.
-      this.words = words || null;
-      // How a guess is scored (rules.RULES): bulls and cows, black pegs only, or Jotto (letters in common).
+      // A list game (Word Mastermind): its codes are the words, in order, then any words that may be guessed but
+      // are never the secret (rules.Game.guesses), so the secrets are the codes 0 .. secretCount - 1; no symmetry.
+      this.words = words ? (guesses && guesses.length ? words.concat(guesses) : words) : null;
+      this.extra = guesses && guesses.length ? guesses.length : 0;
+      // How a guess is scored (rules.RULES): bulls and cows, black pegs only, Jotto (letters in common), or a
+      // mark per position (right, elsewhere, absent).
       this.rule = rule || "bulls-cows";
-      if (!["bulls-cows", "black-pegs", "jotto"].includes(this.rule)) throw new TreeFileError(`unknown hint rule ${JSON.stringify(rule)}`);
+      if (!RULES.includes(this.rule)) throw new TreeFileError(`unknown hint rule ${JSON.stringify(rule)}`);
+      if (this.rule === "per-position" && positions > 5) throw new TreeFileError(`the per-position rule takes codes of 1 to 5 symbols, not ${positions}`);
+      // Reordering positions changes the marks, so the relabellings the page follows trees by would not hold.
+      if (this.rule === "per-position" && !words) throw new TreeFileError("the per-position rule is for a list of codes");
       let size = 1;
       for (let k = 0; k < positions; k++) size *= repeats ? this.symbols : this.symbols - k;
-      this.size = words ? words.length : size;
-      this.winHint = positions * (positions + 1);
+      this.size = this.words ? this.words.length : size;
+      this.secretCount = this.size - this.extra;
+      // Per position, a hint is the sum of mark_k * 3**k (0 absent, 1 elsewhere, 2 right): all right is the largest.
+      this.winHint = this.rule === "per-position" ? 3 ** positions - 1 : positions * (positions + 1);
       this._index = null;
       this._possible = null;
       this._codes = null;
@@ -127,6 +137,7 @@
     /** The hint for code `g` against code `s`: bulls agree in place; cows are common symbols minus bulls. */
     score(g, s) {
       const P = this.positions, c = this.codes, cg = this._cg, cs = this._cs;
+      if (this.rule === "per-position") return this.scoreMarks(g, s);
       cg.fill(0);
       cs.fill(0);
       let bulls = 0;
@@ -141,6 +152,23 @@
       return this.ruleHint(bulls, common);
     }
 
+    /**
+     * The per-position hint (rules.score_symbols): 2 where the codes agree; then from the left, 1 where the
+     * guess's symbol has a copy left among the secret's positions not right (each 1 uses one up), else 0.
+     */
+    scoreMarks(g, s) {
+      const P = this.positions, c = this.codes, left = this._cs;
+      left.fill(0);
+      for (let i = 0; i < P; i++) if (c[g * P + i] !== c[s * P + i]) left[c[s * P + i]]++;
+      let h = 0, w = 1;
+      for (let i = 0; i < P; i++, w *= 3) {
+        const a = c[g * P + i];
+        if (a === c[s * P + i]) h += 2 * w;
+        else if (left[a] > 0) { left[a]--; h += w; }
+      }
+      return h;
+    }
+
     /** The hint of `bulls` in place and `common` shared under the game's rule (rules.Game.rule_hint). */
     ruleHint(bulls, common) {
       const P = this.positions;
@@ -151,8 +179,25 @@
 
     hint(bulls, cows) { return bulls * (this.positions + 1) + cows; }
     splitHint(h) { return [Math.floor(h / (this.positions + 1)), h % (this.positions + 1)]; }
-    formatHint(h) { const [b, c] = this.splitHint(h); return `${b}A${c}B`; }
+    /** The marks of a per-position hint, first position first (0 absent, 1 elsewhere, 2 right). */
+    marks(h) { return Array.from({ length: this.positions }, (_, k) => Math.floor(h / 3 ** k) % 3); }
+    formatHint(h) {
+      if (this.rule === "per-position") return this.marks(h).map((m) => MARKS[m]).join("");
+      const [b, c] = this.splitHint(h);
+      return `${b}A${c}B`;
+    }
+    /** The hint of a canonical tree key (formatHint's form), or null when `key` is not one for this game. */
+    keyHint(key) {
+      if (this.rule === "per-position") {
+        if (key.length !== this.positions || [...key].some((ch) => !MARKS.includes(ch))) return null;
+        return [...key].reduce((h, ch, k) => h + MARKS.indexOf(ch) * 3 ** k, 0);
+      }
+      const m = HINT_KEY.exec(key);
+      if (!m || Number(m[1]) + Number(m[2]) > this.positions) return null;
+      return this.hint(Number(m[1]), Number(m[2]));
+    }
     formatNative(h) {
+      if (this.rule === "per-position") return null;
       const [b, c] = this.splitHint(h);
       if (this.rule === "jotto") return h === this.winHint ? "found" : `${c} in common`;
       if (this.rule === "black-pegs") return "B".repeat(b) || "-";
@@ -170,6 +215,16 @@
      */
     get possibleHints() {
       if (this._possible) return this._possible;
+      if (this.rule === "per-position") {
+        // Every pattern of marks but P - 1 right and one elsewhere (rules.Game.possible_hints).
+        const seen = new Set();
+        for (let h = 0; h <= this.winHint; h++) {
+          const m = this.marks(h);
+          if (!(m.filter((x) => x === 2).length === this.positions - 1 && m.includes(1))) seen.add(h);
+        }
+        this._possible = seen;
+        return seen;
+      }
       if (this.words) {
         // Of every arrangement of the symbols (a list's words give some of these): any bulls and cows that
         // fit in the positions, but for all but one in place and the last one misplaced.
@@ -194,7 +249,11 @@
     }
 
     describe() {
-      if (this.words) return `a list of ${this.size.toLocaleString("en")} words of ${this.positions} letters${this.repeats ? "" : ", all different"}, ${this.size.toLocaleString("en")} secrets`;
+      const scored = { "bulls-cows": "", "black-pegs": ", black pegs only", jotto: ", Jotto hints (letters in common)",
+        "per-position": ", per-position hints (right, elsewhere, absent)" }[this.rule];
+      const n = this.secretCount.toLocaleString("en");
+      const more = this.extra ? `, and ${this.extra.toLocaleString("en")} more words to guess with` : "";
+      if (this.words) return `a list of ${n} words of ${this.positions} letters${this.repeats ? "" : ", all different"}${scored}${more}, ${n} secrets`;
       return `${this.positions} positions, symbols ${this.alphabet}, ${this.repeats ? "repeats allowed" : "all different"}, ${this.size.toLocaleString("en")} secrets`;
     }
   }
@@ -224,11 +283,15 @@
     }
     let game;
     if ("words" in d) {
-      if (!Array.isArray(d.words) || !d.words.length || !d.words.every((w) => typeof w === "string" && w.length === d.positions &&
-          [...w].every((ch) => typeof d.alphabet === "string" && d.alphabet.includes(ch))) || d.words.some((w, i) => i && d.words[i - 1] >= w)) {
+      const listed = (list) => Array.isArray(list) && list.length && list.every((w) => typeof w === "string" && w.length === d.positions &&
+          [...w].every((ch) => typeof d.alphabet === "string" && d.alphabet.includes(ch))) && !list.some((w, i) => i && list[i - 1] >= w);
+      if (!listed(d.words)) {
         throw new TreeFileError(`"words" must list the game's codes, in order, once each, ${d.positions} symbols of ${d.alphabet} each`);
       }
-      game = new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab", d.words, d.rule);
+      if ("guesses" in d && (!listed(d.guesses) || d.guesses.some((w) => d.words.includes(w)))) {
+        throw new TreeFileError(`"guesses" must list the other codes to guess with, in order, once each, none of them a word`);
+      }
+      game = new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), "ab", d.words, d.rule, d.guesses);
     } else if (d.rule && d.rule !== "bulls-cows") {
       game = new Game(String(d.name), d.positions, d.alphabet, Boolean(d.repeats), d.name === "black-pegs" ? "pegs" : "ab", null, d.rule);
     } else {
@@ -248,6 +311,12 @@
   // ---------------------------------------------------------------------------------------------
   const ACCEPTED = 'a JSON object with "format": "treegen-tree", "version": 1, "game", "strategy", "stats" and "root"';
   const HINT_KEY = /^([0-9])A([0-9])B$/;
+  const MARKS_KEY = /^[-YG]{1,5}$/;
+  /** A canonical key's place in hint order: xAyB by bulls then cows, per-position marks by their base-3 value. */
+  function keyRank(k) {
+    if (HINT_KEY.test(k)) return Number(k[0]) * 10 + Number(k[2]);
+    return [...k].reduce((h, ch, i) => h + MARKS.indexOf(ch) * 3 ** i, 0);
+  }
 
   function isInt(v) { return typeof v === "number" && Number.isInteger(v); }
 
@@ -291,7 +360,7 @@
     readNode(obj.root, []);
     const { root, histogram } = checkTree(game, obj.root);
     const total = histogram.reduce((a, h, k) => a + h * k, 0);
-    const got = { secrets: game.size, total, max_guesses: histogram.length - 1, histogram };
+    const got = { secrets: game.secretCount, total, max_guesses: histogram.length - 1, histogram };
     for (const name of ["secrets", "total", "max_guesses", "histogram"]) {
       const want = JSON.stringify(got[name]), have = JSON.stringify(st[name]);
       if (want !== have) throw new TreeFileError(`at the root: stats: ${name} is ${have} in the file but the tree gives ${want}`);
@@ -318,9 +387,8 @@
     }
     // JSON.parse keeps the keys in file order, except that keys such as "12" (array indices) come first;
     // hint keys (xAyB) are never such keys, so their order is the file's.
-    const keys = Object.keys(nxt).filter((k) => HINT_KEY.test(k));
-    const rank = (k) => Number(k[0]) * 10 + Number(k[2]);
-    const order = keys.slice().sort((x, y) => rank(x) - rank(y));
+    const keys = Object.keys(nxt).filter((k) => HINT_KEY.test(k) || MARKS_KEY.test(k));
+    const order = keys.slice().sort((x, y) => keyRank(x) - keyRank(y));
     const k = keys.findIndex((x, i) => x !== order[i]);
     if (k >= 0) {
       throw new TreeFileError(`'next' keys${where} are out of order: ${keys[k]} comes before ${order[k]}; write them by hint, bulls then cows (0A0B, 0A1B, ..., 1A0B, ...)`);
@@ -365,11 +433,12 @@
         const here = path.concat([raw.guess]);
         const branches = [];
         for (const key of Object.keys(nxt)) {
-          const m = HINT_KEY.exec(key);
-          if (!m) throw bad(here, `hint key ${JSON.stringify(key)} is not a canonical hint; hints are written xAyB, e.g. 1A2B`);
-          const b = Number(m[1]), c = Number(m[2]);
-          if (b + c > game.positions) throw bad(here, `branch ${key} is a hint that cannot occur in ${game.name}`);
-          const h = game.hint(b, c);
+          const h = game.keyHint(key);
+          if (h === null) {
+            if (game.rule === "per-position") throw bad(here, `hint key ${JSON.stringify(key)} is not a canonical hint; hints are written a mark per position (G right, Y elsewhere, - absent), e.g. G-Y--`);
+            if (!HINT_KEY.test(key)) throw bad(here, `hint key ${JSON.stringify(key)} is not a canonical hint; hints are written xAyB, e.g. 1A2B`);
+            throw bad(here, `branch ${key} is a hint that cannot occur in ${game.name}`);
+          }
           if (h === win) throw bad(here, `branch ${key} follows the all-bulls hint, which ends the game`);
           if (!groups.has(h)) {
             if (!game.possibleHints.has(h)) throw bad(here, `branch ${key} is a hint that cannot occur in ${game.name}`);
@@ -399,8 +468,8 @@
       return node;
     }
 
-    const all = new Array(game.size);
-    for (let i = 0; i < game.size; i++) all[i] = i;
+    const all = new Array(game.secretCount);
+    for (let i = 0; i < game.secretCount; i++) all[i] = i;
     const root = walk(rawRoot, all, 1, [], null);
     return { root, histogram };
   }
@@ -488,6 +557,11 @@
     const [b, c] = game.splitHint(h);
     const canon = game.formatHint(h);
     if (game.rule === "jotto") return el("span", { class: "hint jotto", "data-hint": canon, title: canon }, game.formatNative(h));
+    if (game.rule === "per-position") {
+      const words = ["absent", "elsewhere", "right"];
+      return el("span", { class: "hint marks", "data-hint": canon, title: `${game.marks(h).map((m, k) => `${k + 1} ${words[m]}`).join(", ")} (${canon})` },
+        game.marks(h).map((m) => el("i", { class: "mark m" + m }, MARKS[m])));
+    }
     if (game.notation === "pegs") {
       const pegs = [];
       for (let i = 0; i < b; i++) pegs.push(el("i", { class: "peg black" }));
@@ -759,6 +833,7 @@
       let rows = [row(0, names[0], names[1]), row(1, names[2], names[3])];
       if (game.notation === "baseball") rows.reverse();
       if (game.rule === "black-pegs") rows = [row(0, "Black pegs", "right symbol, right place")];
+      if (game.rule === "per-position") rows = this.markRows(); // rebuilt for each guess (render)
       if (game.rule === "jotto") {
         rows = [row(1, "Letters in common", "letters both words have, wherever they are"),
           el("div", { class: "count-row" }, el("div", { class: "count-label" }, el("strong", {}, "Or"), el("span", { class: "muted" }, "the guess is your word")),
@@ -769,9 +844,28 @@
       this.render();
     },
 
+    /** Per position: a row per letter of the current guess, absent, elsewhere or right (pick k holds mark k). */
+    markRows() {
+      const game = TREE.game, guess = game.codeText(this.node.guess), names = ["absent", "elsewhere", "right"];
+      return Array.from({ length: game.positions }, (_, k) => el("div", { class: "count-row" },
+        el("div", { class: "count-label" }, el("strong", {}, `${k + 1}: ${guess[k]}`),
+          el("span", { class: "muted" }, k ? "" : "absent, elsewhere in the word, or right")),
+        el("div", { class: "count-buttons", role: "group", "aria-label": `letter ${k + 1}, ${guess[k]}` },
+          [0, 1, 2].map((m) => el("button", {
+            type: "button", class: "count mark m" + m, "data-row": k, "data-value": m, "aria-pressed": "false",
+            "aria-label": names[m], onclick: () => this.choose(k, m),
+          }, MARKS[m])))));
+    },
+
     choose(which, v) {
       this.pick[which] = v;
       const rule = TREE.game.rule;
+      if (rule === "per-position") {
+        document.querySelectorAll(`#g-answer .count[data-row="${which}"]`).forEach((b) =>
+          b.setAttribute("aria-pressed", String(Number(b.dataset.value) === v)));
+        this.preview();
+        return;
+      }
       if (rule === "black-pegs" && which === 0) this.pick[1] = 0;
       if (rule === "jotto" && which === 1) this.pick[0] = null;
       if (rule !== "bulls-cows") {
@@ -794,6 +888,12 @@
     /** The chosen answer as (bulls, cows), or an Error saying why it cannot be a hint. */
     chosenHint() {
       const game = TREE.game, [first, second] = this.pick;
+      if (game.rule === "per-position") {
+        if (this.pick.includes(null)) return null;
+        const h = this.pick.reduce((a, m, k) => a + m * 3 ** k, 0);
+        if (!game.possibleHints.has(h)) return new Error("when every other letter is right, the last one cannot be elsewhere in the word");
+        return h;
+      }
       if (game.rule === "jotto") {
         if (first === game.positions) return game.winHint;
         if (second === null) return null;
@@ -833,7 +933,10 @@
       this.rewind = null;
       if (this.done) return;
       const h = this.chosenHint();
-      if (h === null) return this.refuse(`Choose both numbers first: how many are right and in place, and how many are right but misplaced.`);
+      if (h === null) {
+        return this.refuse(game.rule === "per-position" ? "Mark every letter first: absent, elsewhere in the word, or right."
+          : "Choose both numbers first: how many are right and in place, and how many are right but misplaced.");
+      }
       if (h instanceof Error) return this.refuse(`Not possible: ${h.message}.`);
       const g = this.node.guess;
       const left = Array.prototype.filter.call(this.node.secrets, (s) => game.score(g, s) === h);
@@ -868,7 +971,7 @@
       const said = this.history.map((x) => ({ guess: x.node.guess, text: x.node.text, hint: x.hint }))
         .concat([{ guess: this.node.guess, text: this.node.text, hint: h }]);
       const fits = (skip) => {
-        for (let s = 0; s < game.size; s++) {
+        for (let s = 0; s < game.secretCount; s++) {
           if (said.every((x, i) => i === skip || game.score(x.guess, s) === x.hint)) return true;
         }
         return false;
@@ -911,6 +1014,10 @@
     render() {
       const game = TREE.game;
       this.pick = [null, null];
+      if (game.rule === "per-position") {
+        this.pick = new Array(game.positions).fill(null);
+        if (!this.done) $("#g-answer").replaceChildren(...this.markRows());
+      }
       document.querySelectorAll("#g-answer .count").forEach((b) => b.setAttribute("aria-pressed", "false"));
       $("#g-preview").replaceChildren();
       $("#g-history").replaceChildren(...this.history.map((x, i) => el("li", {},
@@ -1047,7 +1154,7 @@
     let here = valueAt(0);
     for (let k = 0; k < history.length; k++) {
       const x = history[k];
-      const before = k ? history[k - 1].left : game.size;
+      const before = k ? history[k - 1].left : game.secretCount;
       const next = x.hint === game.winHint ? null : valueAt(k + 1);
       if (!here) { moves.push({ unscored: why }); here = next; continue; }
       const best = valueObj(here.total, before, "tree", game.codeText(inverseCode(game, here.found.maps[0], here.found.node.guess)));
@@ -1064,7 +1171,7 @@
       moves.push(move);
       here = next;
     }
-    return { moves, local: true, position: here ? valueObj(here.total, history.length ? history[history.length - 1].left : game.size, "tree",
+    return { moves, local: true, position: here ? valueObj(here.total, history.length ? history[history.length - 1].left : game.secretCount, "tree",
       game.codeText(inverseCode(game, here.found.maps[0], here.found.node.guess))) : null };
   }
 
@@ -1111,7 +1218,7 @@
       const r = new Uint32Array(1);
       crypto.getRandomValues(r);
       this.evil = $("#h-evil").checked;
-      this.secret = this.evil ? null : r[0] % game.size;
+      this.secret = this.evil ? null : r[0] % game.secretCount;
       this.history = []; // {guess, hint, left, couldBe}
       this.alive = null;
       this.done = false;
@@ -1122,7 +1229,8 @@
       this.seq = (this.seq || 0) + 1;
       this.busy = false;
       this.say("");
-      const rules = { ab: "xAyB, x bulls (right place) and y cows (right symbol, wrong place)",
+      const rules = game.rule === "per-position" ? { ab: "a mark per letter: G right, Y elsewhere in the word, - absent" }
+        : game.rule === "jotto" ? { ab: "the number of letters in common" } : { ab: "xAyB, x bulls (right place) and y cows (right symbol, wrong place)",
         pegs: "a black peg for each right colour in the right place, a white one for each right colour in the wrong place",
         baseball: "strikes are right digits in the right place; balls are right digits anywhere (strikes count too)" }[game.notation];
       $("#h-intro").textContent = (this.evil
@@ -1139,7 +1247,7 @@
     aliveNow() {
       if (!this.alive) {
         this.alive = [];
-        for (let i = 0; i < TREE.game.size; i++) this.alive.push(i);
+        for (let i = 0; i < TREE.game.secretCount; i++) this.alive.push(i);
       }
       return this.alive;
     },
@@ -1182,7 +1290,7 @@
           if (res.ok) {
             const reply = await res.json();
             this.evilNote = reply.exact ? "" : "(the host answered with the largest class: its classes are too large to search)";
-            return game.hint(Number(reply.hint[0]), Number(reply.hint[2]));
+            return game.keyHint(reply.hint);
           }
         } catch (e) { /* fall through to the largest class */ }
       }
