@@ -543,7 +543,8 @@ def resolve_game(name: str, *, large: bool = False) -> Game:
 
 
 # Games of a shipped word list (treegen/words/, derived by scripts/word_lists.py): name -> file.
-WORD_PRESETS = {"word-mastermind": ("word-mastermind.txt", "bulls-cows"), "jotto": ("words5.txt", "jotto")}
+WORD_PRESETS = {"word-mastermind": ("word-mastermind.txt", "bulls-cows"), "jotto": ("words5.txt", "jotto"),
+                "jotto-common": ("jotto-common.txt", "jotto")}
 
 
 @cache
