@@ -242,3 +242,31 @@ def test_per_position_heuristics_score_by_the_marks(strategy):
 
     want = min(words, key=score)
     assert build_tree(game, strategy).tree.root.guess == want
+
+
+def test_per_position_trees_are_not_exported_as_counts(tmp_path):
+    """Formats that write a hint as bulls and cows refuse a per-position tree (and its import) in one line;
+    paths, dot and csv take it."""
+    import subprocess
+
+    from clitools import TREEGEN
+
+    from treegen.strategies import build_tree
+    from treegen.tree import save_tree
+
+    words = sorted(random.Random(2).sample(resolve_game("jotto").words, 60))
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+    save_tree(build_tree(per_position_of(words), "entropy").tree, tmp_path / "t.json")
+    for fmt in ("irving", "arfst23", "arfst23-yml"):
+        done = subprocess.run([TREEGEN, "export", fmt, str(tmp_path / "t.json")], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == 2 and "writes a hint as two counts" in done.stderr and done.stdout == ""
+        assert done.stderr.count("\n") == 1
+    done = subprocess.run([TREEGEN, "import", "irving", str(tmp_path / "w.txt"), "--game",
+                           f"per-position:{tmp_path / 'w.txt'}", "-o", str(tmp_path / "x.json")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "writes a hint as two counts" in done.stderr
+    for fmt in ("paths", "dot", "csv"):
+        done = subprocess.run([TREEGEN, "export", fmt, str(tmp_path / "t.json")], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == 0, done.stderr

@@ -64,13 +64,14 @@ class Format:
     header: bool = False
     alphabet: bool = False
     depth: bool = False
+    counts: bool = False  # writes a hint as its two counts (bulls, cows), which a per-position hint is not
 
 
 FORMATS: tuple[Format, ...] = (
     Format("paths", parse_paths, format_paths, header=True, alphabet=True),
-    Format("irving", parse_irving, format_irving, header=True, alphabet=True),
-    Format("arfst23", parse_arfst23, format_arfst23, alphabet=True),
-    Format("arfst23-yml", parse_arfst23_yml, format_arfst23_yml, alphabet=True),
+    Format("irving", parse_irving, format_irving, header=True, alphabet=True, counts=True),
+    Format("arfst23", parse_arfst23, format_arfst23, alphabet=True, counts=True),
+    Format("arfst23-yml", parse_arfst23_yml, format_arfst23_yml, alphabet=True, counts=True),
     Format("dot", None, format_dot, depth=True),
     Format("csv", None, format_csv),
 )
@@ -105,6 +106,8 @@ def import_tree(
     """
     fmt = import_format(fmt, source)
     text = decode(data, source)
+    if game is not None:
+        _refuse_marks(_BY_NAME[fmt], game)
     parsed = _BY_NAME[fmt].parse(text, game, alphabet, source)
     meta = parsed.meta
     if meta is not None:
@@ -129,6 +132,13 @@ def import_tree(
     return tree, parsed
 
 
+def _refuse_marks(form: Format, game: Game) -> None:
+    """FormatError when ``form`` writes hints as two counts and ``game``'s hints are per-position marks."""
+    if form.counts and game.rule == "per-position":
+        raise FormatError(f"the {form.name} format writes a hint as two counts; {shorten(game.name)}'s hints are a "
+                          f"mark per position, which {_names([f.name for f in FORMATS if not f.counts])} take")
+
+
 def export_tree(
     fmt: str, tree: Tree, depth: int | None = None, header: bool = True, alphabet: str | None = None
 ) -> str:
@@ -147,6 +157,7 @@ def export_tree(
                           "(the others have no header)")
     if alphabet is not None and not form.alphabet:
         raise FormatError(f"--alphabet applies to {_names([f.name for f in FORMATS if f.alphabet])}")
+    _refuse_marks(form, tree.game)
     if form.header:
         return form.write(tree, header, alphabet)
     if alphabet is not None:
