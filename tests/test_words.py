@@ -226,3 +226,43 @@ def test_every_code_as_a_guess():
     assert game.size == 720 and game.secret_count == 5
     tree = solve_game(game)
     assert verify_tree(tree).total == tree.stats.total
+
+
+@pytest.mark.parametrize("fmt", ["paths", "irving", "arfst23", "arfst23-yml"])
+def test_other_guesses_survive_export_and_import(fmt):
+    """The formats that replay a tree over the secrets take the secrets alone, not the other guesses."""
+    from treegen import formats as F
+
+    game = parse_word_list("\n".join(TINY[:6]), "s", "s", guesses="BLOC\nCLAM\n")
+    tree = solve_game(game)
+    text = F.export_tree(fmt, tree)
+    source = "solution-4-26-6" + (".yml" if fmt.endswith("yml") else "") if fmt.startswith("arfst23") else "t"
+    back, _ = F.import_tree(fmt, text.encode(), source, game)
+    assert back.root == tree.root and back.stats == tree.stats
+
+
+def test_a_checkpoint_folder_tells_the_lists_rules_and_guesses_apart(tmp_path):
+    """The same file as words:, jotto: and with --guess-list is three searches: a checkpoint folder made by one is
+    refused to the others rather than reused."""
+    from treegen.rules import TreegenError
+
+    words = "\n".join(TINY)
+    games = [parse_word_list(words, "w", "w"), parse_word_list(words, "w", "w", "jotto"),
+             parse_word_list(words, "w", "w", guesses="BLOC\n")]
+    for k, game in enumerate(games):
+        solve_game(game, checkpoint=str(tmp_path / f"ck{k}"))
+        for j, other in enumerate(games):
+            if j != k:
+                with pytest.raises(TreegenError, match="another search|other search|was made for"):
+                    solve_game(other, checkpoint=str(tmp_path / f"ck{k}"))
+
+
+def test_the_server_refuses_two_games_of_one_name(tmp_path):
+    from treegen.rules import GameError
+    from treegen.serve import CoachSlot
+
+    words = "\n".join(TINY)
+    for rule in ("bulls-cows", "jotto"):
+        save_tree(build_tree(parse_word_list(words, "w", "w", rule), "entropy").tree, tmp_path / f"w-{rule}.json")
+    with pytest.raises(GameError, match="are of different games"):
+        CoachSlot(tmp_path).game("w")

@@ -256,7 +256,7 @@ class Analyzer:
         # Load the search's compiled kernels now, not inside the first move's budget: solve a real
         # position (the smallest class of more than two secrets that the first code leaves), since the
         # solver's symmetry reduction needs the set its history leaves.
-        hints = self.table[0]
+        hints = self.table[0, : game.secret_count]
         sizes = np.bincount(hints, minlength=game.hint_slots)
         small = [h for h in range(sizes.shape[0]) if sizes[h] > 2 and h != game.win_hint]
         if small:

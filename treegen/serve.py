@@ -437,12 +437,17 @@ class CoachSlot:
         try:
             return resolve_game(name)
         except GameError:
-            for entry in listing(self.folder):
-                if entry.get("game") == name:
-                    from .tree import load_tree
+            from .tree import load_tree
 
-                    return load_tree(self.folder / entry["file"]).game
-            raise
+            games = [load_tree(self.folder / entry["file"]).game for entry in listing(self.folder)
+                     if entry.get("game") == name]
+            if not games:
+                raise
+            if any(not g.same_rules(games[0]) for g in games):
+                # A list game is named after its file: two lists (or rules) of one name cannot be told apart here.
+                raise GameError(f"the folder's trees named {name!r} are of different games (other words, guesses or "
+                                "hint rule); give each game a name of its own") from None
+            return games[0]
 
     def reference(self, game) -> str | None:
         """The first tree of the folder (by name) that says it is the least total of ``game``, no cap, not

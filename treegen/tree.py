@@ -313,7 +313,7 @@ def tree_from_bytes(data: bytes, source: str = "<bytes>", game: Game | None = No
             raise TreeError(f"{source} lacks {key!r}; a tree file is {_ACCEPTED}")
     file_game = game_from_obj(obj["game"], source)
     if game is not None and not file_game.same_rules(game):
-        if file_game.listed and game.listed and file_game.size == game.size:
+        if file_game.listed and game.listed and file_game.size == game.size and file_game.digest != game.digest:
             raise TreeError(f"{source} is a tree for another list of {game.size} words (list {file_game.digest[:12]}, "
                             f"not {game.digest[:12]})")
         raise TreeError(f"{source} is a tree for {file_game.describe()}, not for {game.describe()}")

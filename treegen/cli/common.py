@@ -171,6 +171,12 @@ def add_guesses(p: argparse.ArgumentParser) -> None:
                    "(a word of both files is a secret), or 'all' for every code of the alphabet")
 
 
+def no_game(args) -> None:
+    """None, the game of a command whose ``--game`` is optional and not given; an error if ``--guess-list`` is."""
+    if getattr(args, "guess_list", None) is not None:
+        raise TreegenError("--guess-list goes with --game, the list game whose guesses it adds (--game words:FILE ...)")
+
+
 def game_of(name: str, large: bool = False, guesses: str | None = None):
     """The game a ``--game`` argument names: ``words:FILE``, a list of words read from a file (``files``), scored
     by bulls and cows; ``jotto:FILE``, by Jotto's letters in common; ``per-position:FILE``, by a mark for each

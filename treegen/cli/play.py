@@ -4,7 +4,7 @@ without a tree, or by a strategy without a tree. With a tree it imports no numpy
 from __future__ import annotations
 
 from ..rules import DEFAULT_GAME, TreegenError, resolve_game
-from .common import SEED_MAX, add_command, add_guesses, add_hybrid_options, add_memory, game_of, whole
+from .common import SEED_MAX, add_command, add_guesses, add_hybrid_options, add_memory, game_of, no_game, whole
 
 
 def add_play(sub) -> None:
@@ -70,7 +70,7 @@ def cmd_play(args) -> int:
     from .. import play
     from ..tree import load_tree
 
-    game = game_of(args.game, guesses=args.guess_list) if args.game else None
+    game = game_of(args.game, guesses=args.guess_list) if args.game else no_game(args)
     if args.tree is None:
         if not (args.host and args.evil):
             raise TreegenError("play needs --tree FILE (or --strategy S, or --host --evil to play without a tree)")

@@ -9,7 +9,7 @@ import os
 import sys
 
 from ..rules import TreegenError
-from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, add_guesses, game_of, nonempty, or_list, whole
+from .common import EXPORT_FORMATS, IMPORT_FORMATS, Exit, add_command, add_guesses, game_of, no_game, nonempty, or_list, whole
 
 
 def add_tree_game(p: argparse.ArgumentParser) -> None:
@@ -21,7 +21,7 @@ def add_tree_game(p: argparse.ArgumentParser) -> None:
 
 
 def tree_game(args):
-    return game_of(args.game, guesses=args.guess_list) if args.game else None
+    return game_of(args.game, guesses=args.guess_list) if args.game else no_game(args)
 
 
 def load(path: str, game, value_ok: bool = False):
@@ -267,7 +267,7 @@ def cmd_import(args) -> int:
     output_file(args.output, "tree file")
     if os.path.exists(args.output) and os.path.exists(args.file) and os.path.samefile(args.output, args.file):
         raise TreegenError(f"-o {args.output} is the file being imported; write the tree to another file")
-    game = game_of(args.game, guesses=args.guess_list) if args.game else None
+    game = game_of(args.game, guesses=args.guess_list) if args.game else no_game(args)
     fmt = import_format(args.format, args.file)
     data = read_input(args.file, "input file")
     try:

@@ -107,7 +107,11 @@ def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: i
     warn = warn or (lambda message: None)
     store = None
     if checkpoint is not None:
-        key = {"game": f"{game.name} ({game.spec}{', list ' + game.digest if game.listed else ''})", "objective": objective, "cap": max_guesses,
+        # The game's rules, not only its name: a list's words (and other guesses) and its hint rule.
+        listed = f", list {game.digest}" if game.listed else ""
+        listed += f", guesses {game.guesses_digest}" if game.guesses is not None else ""
+        listed += f", rule {game.rule}" if game.rule != "bulls-cows" else ""
+        key = {"game": f"{game.name} ({game.spec}{listed})", "objective": objective, "cap": max_guesses,
                "options": asdict(options), "consistent_only": consistent_only, "treegen": __version__}
         store = CheckpointStore(checkpoint, key, warn)
     secrets = np.arange(game.secret_count, dtype=np.int32)

@@ -171,7 +171,7 @@ def parse_arfst23(
                 kids[key] = Node(code_text(g, code))
         return Node.build(gtext, kids) if kids else Node(gtext)
 
-    root = build(min(rows), 1, list(g.codes), (), 1)
+    root = build(min(rows), 1, list(g.codes[: g.secret_count]), (), 1)
     unreached = sorted(set(rows) - set(reached))
     if unreached:
         raise error_at(source, rows[unreached[0]][0], 1, f"row {unreached[0]} is never reached from row {min(rows)}")

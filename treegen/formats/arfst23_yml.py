@@ -173,7 +173,7 @@ def parse_arfst23_yml(
             raise InvalidTree(path + (gtext,), f"line {gl}: no key {peg_text(g, h)} ({format_hint(g, h)}), but {what}")
         return Node.build(gtext, kids) if kids else Node(gtext)
 
-    root = build(doc, list(g.codes), ())
+    root = build(doc, list(g.codes[: g.secret_count]), ())
     return Parsed(g, root, tuple(notes), None, codes.map_text, extra)
 
 

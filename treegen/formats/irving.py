@@ -307,7 +307,7 @@ def parse_irving(
 
     mismarked: list[str] = []
     mismarked_what: dict[str, int] = {}
-    node = build(root, list(g.codes), ())
+    node = build(root, list(g.codes[: g.secret_count]), ())
     if mismarked:
         kinds = "; ".join(f"{n} x {m}" for m, n in mismarked_what.items())
         notes.append(f"{len(mismarked)} guess mark{'s do' if len(mismarked) != 1 else ' does'} not hold "

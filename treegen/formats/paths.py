@@ -70,6 +70,8 @@ def parse_paths(
         secret = codes(secret_raw, number, scol)
         if secret in seen:
             raise InvalidTree((), f"line {number} repeats the secret {code_text(g, secret)} of line {seen[secret]}")
+        if g.code_index[secret] >= g.secret_count:  # a list game's other guesses are never the secret
+            raise InvalidTree((), f"line {number}: {code_text(g, secret)} may be guessed but is never the secret")
         seen[secret] = number
         history: list[str] = []
         slot_parent: list | None = None
@@ -101,7 +103,7 @@ def parse_paths(
             raise InvalidTree(
                 history, f"line {number}: the path for {code_text(g, secret)} ends before guessing the secret"
             )
-    missing = [c for c in g.codes if c not in seen]
+    missing = [c for c in g.codes[: g.secret_count] if c not in seen]  # not a list game's other guesses
     if missing:
         shown = " ".join(code_text(g, c) for c in missing[:3]) + (" ..." if len(missing) > 3 else "")
         raise InvalidTree((), f"no path for {len(missing)} secret{'s' if len(missing) != 1 else ''} ({shown})")

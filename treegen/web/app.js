@@ -275,6 +275,14 @@
     return new Game(`${m[1]}:${p}:${n}`, p, SYMBOLS.slice(0, n), m[1] === "mm", m[1] === "mm" ? "pegs" : "ab");
   }
 
+  /** Whether two games play by the same rules (rules.Game.same_rules), and have one name: the same codes and secrets
+   * (for a list game, the same words and other guesses) scored by the same rule. */
+  function sameRules(a, b) {
+    const words = (g) => (g.words ? g.words.join(",") + "/" + g.extra : "");
+    return a.name === b.name && a.alphabet === b.alphabet && a.positions === b.positions && a.repeats === b.repeats &&
+      a.rule === b.rule && words(a) === words(b);
+  }
+
   /** The game of a tree file's "game" object (rules.game_from_dict). */
   function gameFromDict(d) {
     if (!d || typeof d !== "object" || Array.isArray(d) || !("name" in d) || !("positions" in d) ||
@@ -1461,7 +1469,7 @@
     start() {
       const game = TREE.game;
       $("#x-search").value = "";
-      $("#x-search").placeholder = `e.g. ${game.codeText(game.size - 1)}`;
+      $("#x-search").placeholder = `e.g. ${game.codeText(game.secretCount - 1)}`;
       $("#x-result").replaceChildren();
       const root = TREE.root;
       const top = el("li", { class: "node open", "data-path": "" }, this.row(root, null, root.secrets.length), this.kids(root, ""));
@@ -1521,7 +1529,8 @@
     find(text) {
       const game = TREE.game, out = $("#x-result");
       document.querySelectorAll("#x-tree .on-path").forEach((e) => e.classList.remove("on-path"));
-      const code = parseGuess(game, text);
+      let code = parseGuess(game, text);
+      if (!(code instanceof Error) && code >= game.secretCount) code = new Error(`${game.codeText(code)} may be guessed but is never the secret`);
       if (code instanceof Error) {
         out.replaceChildren(el("p", { class: "error" }, code.message + "."));
         drawHistogram(null);
@@ -1644,8 +1653,9 @@
 
     show(other, name) {
       const a = TREE, b = other, game = a.game, out = $("#x-compare-result");
-      if (b.game.name !== game.name || b.game.alphabet !== game.alphabet || b.game.positions !== game.positions || b.game.repeats !== game.repeats) {
-        out.replaceChildren(el("p", { class: "error" }, `${name} is a tree for ${b.game.name}, not ${game.name}: only trees of one game compare.`));
+      if (!sameRules(b.game, game)) {
+        const what = (g) => (b.game.name === game.name ? `${g.name} (${g.describe()})` : g.name);
+        out.replaceChildren(el("p", { class: "error" }, `${name} is a tree for ${what(b.game)}, not ${what(game)}: only trees of one game compare.`));
         return;
       }
       const { diffs, positions } = compareTrees(a, b);
