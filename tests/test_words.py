@@ -8,6 +8,8 @@ match.
 from __future__ import annotations
 
 import json
+import os
+import random
 import subprocess
 from pathlib import Path
 
@@ -266,3 +268,17 @@ def test_the_server_refuses_two_games_of_one_name(tmp_path):
         save_tree(build_tree(parse_word_list(words, "w", "w", rule), "entropy").tree, tmp_path / f"w-{rule}.json")
     with pytest.raises(GameError, match="are of different games"):
         CoachSlot(tmp_path).game("w")
+
+
+def test_long_lists_are_split_between_workers(monkeypatch):
+    """A list game has no symmetry, so a long list is searched by the workers (not in one process, as a small
+    game of every arrangement is), with the same bytes as one process gives."""
+    from treegen.exact import executors, plan_workers
+
+    long_list = parse_word_list((WORDS / "word-mastermind-1000.txt").read_text(), "l", "l")
+    assert plan_workers(long_list, 2)[0] == min(2, os.cpu_count() or 1)
+    assert plan_workers(resolve_game("bc:4:7"), 2)[0] == 1  # 840 codes with symmetry: quick in one process
+    game = parse_word_list("\n".join(sorted(random.Random(5).sample(resolve_game("jotto").words, 120))), "j", "j", "jotto")
+    monkeypatch.setattr(executors, "INLINE_MAX_WORDS", 0)
+    assert plan_workers(game, 2)[0] == min(2, os.cpu_count() or 1)
+    assert tree_to_bytes(solve_game(game, workers=2)) == tree_to_bytes(solve_game(game, workers=1))

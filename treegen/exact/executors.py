@@ -24,6 +24,9 @@ from ..rules import Game, TreegenError
 # Games this small are searched in one process whatever the workers: the whole search takes about as
 # long as starting a worker. The output is the same either way.
 INLINE_MAX_CODES = 2000
+# ... but a list game has no symmetry to shrink its search: 800 words take minutes (docs/results.md, word
+# games), so lists of more than this many words are split between the workers.
+INLINE_MAX_WORDS = 600
 
 EXECUTORS = ("processes", "ray")
 
@@ -247,7 +250,7 @@ def plan_workers(game: Game, workers: int) -> tuple[int, str | None]:
     """The worker processes a search of ``game`` will use when asked for ``workers``, and a note for
     the user when that differs (more than the cores, or a game too small to split)."""
     cores = os.cpu_count() or 1
-    if game.size <= INLINE_MAX_CODES and workers > 1:
+    if game.size <= (INLINE_MAX_WORDS if game.listed else INLINE_MAX_CODES) and workers > 1:
         return 1, f"{game.name} is small ({game.size} codes): searching it in one process"
     if workers > cores:
         return cores, f"--workers {workers} is more than the {cores} cores here: using {cores}"
