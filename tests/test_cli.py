@@ -551,6 +551,9 @@ def signalled(cls, ll_module, buf):
     return hook(cls, ll_module, buf)
 
 codegen.JITCodeLibrary._object_compiled_hook = classmethod(signalled)
+# Ctrl-C at a terminal: Python's own handler. A shell that starts the tests as a background job without job control
+# hands its children SIGINT ignored, and Python then keeps ignoring it, so the signal below would never arrive.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.argv[0] = "treegen"
 from treegen import cli
 try:
