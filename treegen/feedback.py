@@ -239,6 +239,13 @@ def _feedback_table(game: Game) -> np.ndarray:
     return table
 
 
+def by_secret(game: Game, table: np.ndarray) -> np.ndarray:
+    """``table`` (guess by secret, or any table indexed so) read by secret: ``out[s, g]`` is the hint of g on s.
+    The table itself where hints are symmetric; under the per-position rule, whose hint changes when guess and
+    secret swap (SPEED scores --Y-Y on ABIDE, ABIDE ---YY on SPEED), its transpose."""
+    return np.ascontiguousarray(table.T) if game.rule == "per-position" else table
+
+
 def all_codes(game: Game) -> np.ndarray:
     return np.arange(game.size, dtype=CODE_DTYPE)
 

@@ -185,7 +185,7 @@ def build_tree(
     """
     from . import scoring_kernels
     from .exact import search_kernels
-    from .feedback import CODE_DTYPE, code_digits, feedback_table
+    from .feedback import CODE_DTYPE, by_secret, code_digits, feedback_table
     from .livescore import LiveCodes
     from .symmetry import canonical_guesses, fresh_symbol_guesses
     from .tree import Node, Stats, Tree
@@ -220,12 +220,10 @@ def build_tree(
         def split(guess: int, secrets: np.ndarray):
             return search_kernels.split_by_hint(table, guess, secrets, nslots)
 
-        # guess_scores reads the table by secret (table[s] as the hints of the guesses on s): the transpose,
-        # under the one rule whose hint changes when guess and secret swap.
-        by_secret = np.ascontiguousarray(table.T) if game.rule == "per-position" else table
+        secret_rows = by_secret(game, table)  # guess_scores reads table[s] as the hints of the guesses on s
 
         def guess_scores(guesses, secrets, slots, maximum, f):
-            return scoring_kernels.guess_scores(by_secret, guesses, secrets, nslots, slots, maximum, f)
+            return scoring_kernels.guess_scores(secret_rows, guesses, secrets, nslots, slots, maximum, f)
 
     else:
         live = LiveCodes.of(game, code_digits(game))

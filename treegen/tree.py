@@ -39,7 +39,7 @@ import orjson
 
 from .files import InputError, read_input, write_atomic
 from .rules import Code, CodeError, Game, GameError, Hint, TreegenError, format_code, format_hint, game_from_dict
-from .rules import game_to_dict, hint_of_key, parse_code, score_symbols, shorten
+from .rules import MARKS, game_to_dict, hint_of_key, parse_code, score_symbols, shorten
 
 FORMAT = "treegen-tree"
 VERSION = 1
@@ -78,7 +78,7 @@ def hint_key_order(key: str) -> tuple[int, int, str]:
     if m:
         return (int(m.group(1)), int(m.group(2)), "")
     if _MARKS_KEY.fullmatch(key):
-        return (sum("-YG".index(ch) * 3**k for k, ch in enumerate(key)), 0, "")
+        return (sum(MARKS.index(ch) * 3**k for k, ch in enumerate(key)), 0, "")
     return (999, 999, key)
 
 

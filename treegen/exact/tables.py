@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 
-from ..feedback import TableTooLarge, default_memory, feedback_table, format_bytes, table_bytes
+from ..feedback import TableTooLarge, by_secret, default_memory, feedback_table, format_bytes, table_bytes
 from ..rules import Code, Game
 from ..tree import Wire
 from . import search_kernels
@@ -163,9 +163,6 @@ def _search_tables(game: Game, extra: int) -> SearchTables:
     # Dense hint ids (0..nh-1) keep per-guess counters small enough to pack into 64-bit words.
     dense = remap[table]
     dense.flags.writeable = False
-    # The one-hot table is read by secret (onehot[s, g], the hint of g on s): the transpose, under the one rule
-    # whose hint changes when guess and secret swap (see dense_hints).
-    by_secret = np.ascontiguousarray(dense.T) if game.rule == "per-position" else dense
     bounds = CountingTable.for_game(b, game.size)
     fast = np.array([search_kernels.fast_bound_limit(row) for row in bounds.lb], dtype=np.int64)
     excess = np.array([search_kernels.excess_bound_limit(row, t) for row, t in zip(bounds.lb, fast)], dtype=np.int64)
@@ -179,7 +176,7 @@ def _search_tables(game: Game, extra: int) -> SearchTables:
         np.arange(game.size, dtype=np.int32),
         fast,
         excess,
-        onehot_table(by_secret, len(hints)),
+        onehot_table(by_secret(game, dense), len(hints)),  # read by secret: onehot[s, g] is the hint of g on s
     )
 
 
