@@ -38,6 +38,9 @@ from .memo import GUESS_TO_FIND, MemoEntry
 from .solver import Solver
 
 
+KEY_BOUNDS_HELD = 1 << 20  # sets whose own key bound Prover keeps (see Prover._key_bound)
+
+
 def _pick(gains: list, short: int) -> list | None:
     """From ``gains`` ([hint, class, own bound, memo value, key bound or None]), the classes whose raises add
     up to ``short``, biggest raise first, each with the value it must reach and its key bound; None if they
@@ -98,6 +101,9 @@ class Prover:
         self._digits = code_digits(game)
         self._perms = permutations(game.positions)
         self._done: dict[tuple, tuple[int, int]] = {}  # (set, depth) -> (claim, value)
+        # set -> its own key bound: bulls-cows asks 260,832 times for 165,231 sets; emptied at KEY_BOUNDS_HELD sets
+        # so that the largest certificates (millions of classes) do not hold every set they met
+        self._key_bounds: dict[bytes, int] = {}
         self._active: set[tuple] = set()
 
     # -- the node's group, as witnesses ---------------------------------------------------------------
@@ -235,9 +241,15 @@ class Prover:
         t, s = self.solver.tables, self.solver
         if t.onehot.shape[0] == 0:
             return 0  # the keys come from the one-hot table; a game without one goes without
-        most = search_kernels.least_bound(t.table, t.onehot, cls, t.nh, t.win, t.bounds.lb[0], 0, 0, s._w0, s._w1, True,
-                                          *s._no_view, cls)
-        return 3 * cls.shape[0] - int(most)
+        key = cls.tobytes()
+        bound = self._key_bounds.get(key)
+        if bound is None:
+            most = search_kernels.least_bound(t.table, t.onehot, cls, t.nh, t.win, t.bounds.lb[0], 0, 0, s._w0, s._w1,
+                                              True, *s._no_view, cls)
+            if len(self._key_bounds) >= KEY_BOUNDS_HELD:
+                self._key_bounds.clear()
+            bound = self._key_bounds[key] = 3 * cls.shape[0] - int(most)
+        return bound
 
     def _known(self, cls: np.ndarray, keydepth: int) -> int:
         """The memo's value of a class (a bound or exact), or 0. (The kernel's lookup itself, without a
