@@ -39,7 +39,7 @@ OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
 
 # Samples of word-mastermind's list whose least total is proved and shipped (trees/), the same samples
 # scripts/word_curve.py solves: sorted(random.Random(n).sample(list, n)).
-SAMPLES = (400, 1000)
+SAMPLES = (400, 1000, 1200)
 JOTTO_COMMON = 300
 WORDFREQ = "3.1.1"  # the version whose frequencies chose jotto-common.txt
 
