@@ -255,7 +255,8 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> tuple[
 
 
 def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
-    slow = [(seconds or 0) + (checked or 0) for name, _, seconds, checked in rows if name in {n for n, _, _ in SLOW}]
+    slow_names = {name for name, _, _ in SLOW}
+    slow = [(seconds or 0) + (checked or 0) for name, _, seconds, checked in rows if name in slow_names]
     slow_hours = sum(slow) / 3600
     lines = [
         "# Shipped trees",
