@@ -1,0 +1,113 @@
+"""Look for a small static set by local search: an upper bound on a game's static number, not a proof.
+
+A static set is k codes whose hint vectors differ for every two secrets (docs/results.md#static-game).
+`treegen static` proves its sizes case by case, but its upper bound comes from a greedy set, which for
+the larger games is several guesses above the proved lower bound. This script starts from k random codes
+and repeatedly replaces one of them by the best of a random sample of codes, scoring a set by how many
+secrets share their hint vector with an earlier secret (0: a static set). A move that does not make the
+score worse is taken; a worse one now and then, so that the walk leaves a plateau. When a set of k is
+found it drops the guess whose loss costs least and looks for k - 1, until the time limit.
+
+Nothing it prints is taken on trust: it ends with the `treegen static --guesses` command that checks the
+set (every secret's hint vector is recomputed) and writes it as a tree that `treegen verify` replays.
+
+    python scripts/static_local.py --game bulls-cows --size 9 --seed 1 --time-limit 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from treegen.feedback import score_many
+from treegen.rules import TreegenError, format_code, resolve_game
+
+
+def collisions(keys: np.ndarray) -> np.ndarray:
+    """Per row of ``keys`` (one hint vector key per secret): the secrets whose key an earlier secret has,
+    that is |S| minus the number of distinct keys. 0 exactly when the row's guesses form a static set."""
+    s = np.sort(keys, axis=-1)
+    return (s[..., 1:] == s[..., :-1]).sum(axis=-1)
+
+
+def labels(table: np.ndarray, guesses: list[int]) -> np.ndarray:
+    """Each secret's class under ``guesses`` as a small int (the classes of equal hint vectors, numbered)."""
+    hints = int(table.max()) + 1
+    key = np.zeros(table.shape[1], dtype=np.int64)
+    for g in guesses:
+        _, key = np.unique(key * hints + table[g], return_inverse=True)
+    return key.astype(np.int64)
+
+
+def local_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: float, sample: int,
+                 start: list[int] | None = None, say=print) -> list[int] | None:
+    """A static set of ``k`` codes (rows of ``table``, codes x secrets) found by the walk of the module
+    docstring before ``deadline`` (time.monotonic), or None."""
+    codes = table.shape[0]
+    hints = int(table.max()) + 1
+    cur = list(start) if start is not None else [int(x) for x in rng.choice(codes, k, replace=False)]
+    score = int(collisions(labels(table, cur)))
+    best = score
+    moves = 0
+    while score > 0 and time.monotonic() < deadline:
+        moves += 1
+        i = int(rng.integers(k))
+        base = labels(table, cur[:i] + cur[i + 1:]) * hints
+        cands = rng.choice(codes, min(sample, codes), replace=False)
+        scores = collisions(base[None, :] + table[cands])
+        j = int(np.argmin(scores))
+        if scores[j] <= score or rng.random() < 0.05:
+            cur[i] = int(cands[j])
+            score = int(scores[j])
+        if score < best:
+            best = score
+            say(f"size {k}: {best} secrets not yet separated after {moves} moves")
+    return sorted(cur) if score == 0 else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="example:\n  python scripts/static_local.py --game bulls-cows --size 9 --seed 1")
+    p.add_argument("--game", default="bulls-cows")
+    p.add_argument("--size", type=int, required=True, help="the size to look for first (then smaller ones)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--time-limit", type=float, default=120.0, help="seconds (default 120)")
+    p.add_argument("--sample", type=int, default=400, help="codes tried per move (default 400)")
+    args = p.parse_args(argv)
+    try:
+        game = resolve_game(args.game)
+    except TreegenError as exc:
+        print(f"static_local: {exc}", file=sys.stderr)
+        return 2
+    if args.size < 1 or args.sample < 1:
+        print("static_local: --size and --sample must be at least 1", file=sys.stderr)
+        return 2
+    table = np.asarray(score_many(game, np.arange(game.size), np.arange(game.secret_count)), dtype=np.int64)
+    rng = np.random.default_rng(args.seed)
+    deadline = time.monotonic() + args.time_limit
+    k, found, start = args.size, None, None
+    while k >= 1:
+        got = local_search(table, k, rng, deadline, args.sample, start)
+        if got is None:
+            break
+        found = got
+        print(f"size {k}: found {' '.join(format_code(game, c) for c in found)}", flush=True)
+        # drop the guess whose loss separates most of the others, and look for one fewer
+        losses = [int(collisions(labels(table, found[:i] + found[i + 1:]))) for i in range(k)]
+        start = found[:losses.index(min(losses))] + found[losses.index(min(losses)) + 1:]
+        k -= 1
+    if found is None:
+        print(f"no static set of {args.size} found within {args.time_limit:g} s (seed {args.seed})")
+        return 1
+    codes = " ".join(format_code(game, c) for c in found)
+    print(f"smallest found: {len(found)} guesses (seed {args.seed}); check and write it with\n"
+          f"  treegen static --game {args.game} --guesses '{codes}' -o FILE")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
