@@ -85,6 +85,8 @@ SLOW: list[tuple[str, list[str], str]] = [
      "search's claim, found again within 7 guesses (no certificate: too large; no published figure to compare with)"),
     ("numbers-baseball-optimal-average.json", ["solve", "--game", "numbers-baseball"], "least total (not found published)"),
     ("mm-4-9-optimal-average.json", ["solve", "--game", "mm:4:9"], "least total (not found published)"),
+    ("bc-5-8-optimal-average.json", ["solve", "--game", "bc:5:8"],
+     "least total: 34444, within 7 guesses, the least worst case (not found published)"),
     ("mm-5-6-optimal-average.json", ["solve", "--game", "mm:5:6"], "least total (not found published)"),
     ("mm-5-6-optimal-worst.json", ["solve", "--game", "mm:5:6", "--objective", "worst"],
      "6 guesses suffice, 5 do not; least total within 6 is 36721, the unconstrained optimum (not found published)"),
@@ -103,7 +105,7 @@ CERTIFIED = {
     "mm-4-8-optimal-average.json", "mm-4-9-optimal-average.json", "bulls-cows-optimal-crush.json",
     "numbers-baseball-within-7.json", "mm-5-6-optimal-average.json", "mm-5-6-optimal-worst.json",
     "numbers-baseball-optimal-average.json", "numbers-baseball-optimal-average-max7.json",
-    "word-mastermind-400-optimal-average.json", "jotto-common-optimal-average.json",
+    "word-mastermind-400-optimal-average.json", "jotto-common-optimal-average.json", "bc-5-8-optimal-average.json",
 }
 
 # Certificates larger than this are not shipped (git ignores them; the budget for all shipped ones is about
@@ -111,7 +113,8 @@ CERTIFIED = {
 SHIPPED_MAX = 20_000_000  # bytes
 UNSHIPPED = {"mm-5-6-optimal-average.cert.json.gz", "mm-5-6-optimal-worst.cert.json.gz",  # 35 MB each
              "numbers-baseball-optimal-average.cert.json.gz",  # 48 MB
-             "numbers-baseball-optimal-average-max7.cert.json.gz"}  # in .gitignore too
+             "numbers-baseball-optimal-average-max7.cert.json.gz",
+             "bc-5-8-optimal-average.cert.json.gz"}  # 25 MB; in .gitignore too
 
 TREES_DIR = os.path.join(os.path.dirname(HERE), "trees")
 
