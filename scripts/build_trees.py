@@ -86,6 +86,8 @@ SLOW: list[tuple[str, list[str], str]] = [
     ("numbers-baseball-optimal-average.json", ["solve", "--game", "numbers-baseball"], "least total (not found published)"),
     ("mm-4-9-optimal-average.json", ["solve", "--game", "mm:4:9"], "least total (not found published)"),
     ("mm-6-4-optimal-average.json", ["solve", "--game", "mm:6:4"], "least total: 17281, within 6 guesses (not found published)"),
+    ("mm-6-4-optimal-worst.json", ["solve", "--game", "mm:6:4", "--objective", "worst"],
+     "5 guesses suffice, 4 do not; least total within 5 is 17305, 24 above the optimum, whose trees need 6 (not found published)"),
     ("bc-5-8-optimal-average.json", ["solve", "--game", "bc:5:8"],
      "least total: 34444, within 7 guesses, the least worst case (not found published)"),
     ("mm-5-6-optimal-average.json", ["solve", "--game", "mm:5:6"], "least total (not found published)"),
@@ -93,6 +95,8 @@ SLOW: list[tuple[str, list[str], str]] = [
      "6 guesses suffice, 5 do not; least total within 6 is 36721, the unconstrained optimum (not found published)"),
     ("numbers-baseball-optimal-average-max7.json", ["solve", "--game", "numbers-baseball", "--max-guesses", "7"],
      "least total within 7 guesses, the least worst case (not found published)"),
+    ("mm-4-7-value.json", ["value", "--game", "mm:4:7", "-q"],
+     "value against a randomising setter: 622/133 = 4.676692, above the uniform optimum 11228/2401 (not found published)"),
     ("bulls-cows-optimal-crush.json", ["solve", "--objective", "crush"],
      "within 7 guesses, the fewest secrets that need 7 (50, published but not proved), then least total (not found published)"),
 ]
@@ -107,7 +111,7 @@ CERTIFIED = {
     "numbers-baseball-within-7.json", "mm-5-6-optimal-average.json", "mm-5-6-optimal-worst.json",
     "numbers-baseball-optimal-average.json", "numbers-baseball-optimal-average-max7.json",
     "word-mastermind-400-optimal-average.json", "jotto-common-optimal-average.json", "bc-5-8-optimal-average.json",
-    "mm-6-4-optimal-average.json",
+    "mm-6-4-optimal-average.json", "mm-6-4-optimal-worst.json",
 }
 
 # Certificates larger than this are not shipped (git ignores them; the budget for all shipped ones is about
@@ -240,7 +244,8 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> tuple[
     spent_path = os.path.join(ckpt, "seconds-so-far")
     spent = 0.0
     if slow:
-        args = [*args, "--checkpoint", ckpt]
+        if args[0] == "solve":  # `treegen value` has no checkpoint: a stopped value run starts again
+            args = [*args, "--checkpoint", ckpt]
         os.makedirs(ckpt, exist_ok=True)
         if os.path.exists(spent_path):
             with open(spent_path) as f:
