@@ -140,6 +140,16 @@ def test_a_valid_certificate_does_not_certify_a_worse_tree(mastermind_trees, mas
         certified(tree, verify_tree(tree), check_certificate(doc))
 
 
+def test_a_certificate_of_the_worst_case_alone_says_what_it_proves_beside_a_least_total_tree(mastermind_trees):
+    """An impossibility certificate (what build_trees --within-cap writes) beside a least-total tree certifies no
+    total; the refusal says what the checked certificate does prove."""
+    proof = check_certificate(certify(resolve_game("mastermind"), None, None, 4))
+    tree = mastermind_trees[("average", None, False)]  # 5625, needs 6 guesses
+    with pytest.raises(NotCertified, match=r"lower bound 5625; the certificate proves no total \(it proves only that "
+                                           r"no strategy solves every secret within 4 guesses\)"):
+        certified(tree, verify_tree(tree), proof)
+
+
 def test_a_hard_mode_certificate_does_not_certify_an_ordinary_tree(mastermind_trees, mastermind_certificates):
     proof = check_certificate(mastermind_certificates[("average", None, True)])
     tree = mastermind_trees[("average", None, False)]

@@ -342,7 +342,9 @@ def certified(tree: Tree, stats: Stats, proof) -> list[str]:
         raise NotCertified(f"the tree claims that {prov['impossible_within']} guesses are not enough; the certificate "
                            "does not prove it")
     if "lower_bound" in prov and proof.least_cost is None:
-        raise NotCertified(f"the tree claims the lower bound {prov['lower_bound']}; the certificate proves no total")
+        only = ("" if proof.impossible_within is None else
+                f" (it proves only that no strategy solves every secret within {proof.impossible_within} guesses{mode})")
+        raise NotCertified(f"the tree claims the lower bound {prov['lower_bound']}; the certificate proves no total{only}")
     if proof.impossible_within is not None:
         if stats.max_guesses != proof.impossible_within + 1:
             raise NotCertified(f"the certificate proves that no strategy finishes within {proof.impossible_within} "
