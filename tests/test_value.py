@@ -154,3 +154,23 @@ def test_bad_input_to_value_is_one_line(tmp_path):
     assert r.returncode == 2 and "not a value file" in r.stderr
     r = run("show", str(tmp_path / "missing.json"))
     assert r.returncode == 2
+
+
+@pytest.mark.parametrize("name, colours", [("mastermind-value.json", 6), ("mm-4-7-value.json", 7)])
+def test_shipped_values_lower_side_by_the_plain_solver(name, colours):
+    """A second method for the weighted search's lower bound. Both shipped setters are uniform over the codes
+    that are not one colour (zero on the monochrome ones), so the best reply's weighted total is the least
+    total over those codes alone, which the plain (unweighted) solver computes: a zero-weight secret never
+    raises the others' cost, since a tree for the rest extends to it by guessing it wherever its hints lead."""
+    from pathlib import Path
+
+    vf = value_from_bytes((Path(__file__).resolve().parents[1] / "trees" / name).read_bytes())
+    game = vf.game
+    codes = np.array(list(itertools.product(range(colours), repeat=4)))
+    mono = (codes == codes[:, :1]).all(axis=1)
+    rest = np.flatnonzero(~mono).astype(np.int32)
+    for orbit, p in zip(vf.orbits, vf.setter):  # the setter: |orbit| / |rest| per orbit, 0 for AAAA
+        size = orbit[1]
+        assert p == (0 if orbit is vf.orbits[0] else Fraction(size, len(rest))), (orbit, p)
+    total = Solver(game).solve(rest, INF)
+    assert Fraction(total, len(rest)) == vf.value  # mastermind 5600/1290, mm:4:7 11196/2394
