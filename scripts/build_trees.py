@@ -274,9 +274,9 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
         "Every file here passes `treegen verify`; `python scripts/build_trees.py` regenerates them byte for byte",
         "(`--check` rebuilds into a scratch folder and compares). Times are whole-process wall times of the",
         "run that made the file, on a 2-core machine, with the default workers (every core). The last "
-        f"{len(slow)} trees ({slow_hours:.1f} hours in all by the seconds below, with their certificates' checks) are",
-        "built only with `--slow`, through a checkpoint folder: a stopped build resumes from it, and its time is then",
-        "summed over the runs.",
+        f"{len(slow)} files ({slow_hours:.1f} hours in all by the seconds below, with their certificates' checks) are",
+        "built only with `--slow`, the trees through a checkpoint folder: a stopped build resumes from it, and its time",
+        "is then summed over the runs (`treegen value` has no checkpoint: a stopped value run starts again).",
         "",
         "A tree with a certificate ([docs/certificates.md](../docs/certificates.md)) has its lower bound proved by",
         "claims that `treegen verify` checks with code that shares nothing with the search; the column gives the",
