@@ -22,8 +22,9 @@ import time
 
 import numpy as np
 
-from treegen.feedback import score_many
+from treegen.feedback import feedback_table
 from treegen.rules import TreegenError, format_code, resolve_game
+from treegen.static.cases import hint_labels
 
 
 def collisions(keys: np.ndarray) -> np.ndarray:
@@ -33,15 +34,6 @@ def collisions(keys: np.ndarray) -> np.ndarray:
     return (s[..., 1:] == s[..., :-1]).sum(axis=-1)
 
 
-def labels(table: np.ndarray, guesses: list[int]) -> np.ndarray:
-    """Each secret's class under ``guesses`` as a small int (the classes of equal hint vectors, numbered)."""
-    hints = int(table.max()) + 1
-    key = np.zeros(table.shape[1], dtype=np.int64)
-    for g in guesses:
-        _, key = np.unique(key * hints + table[g], return_inverse=True)
-    return key.astype(np.int64)
-
-
 def local_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: float, sample: int,
                  start: list[int] | None = None, say=print) -> list[int] | None:
     """A static set of ``k`` codes (rows of ``table``, codes x secrets) found by the walk of the module
@@ -49,13 +41,13 @@ def local_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: 
     codes = table.shape[0]
     hints = int(table.max()) + 1
     cur = list(start) if start is not None else [int(x) for x in rng.choice(codes, k, replace=False)]
-    score = int(collisions(labels(table, cur)))
+    score = int(collisions(hint_labels(table, cur)))
     best = score
     moves = 0
     while score > 0 and time.monotonic() < deadline:
         moves += 1
         i = int(rng.integers(k))
-        base = labels(table, cur[:i] + cur[i + 1:]) * hints
+        base = hint_labels(table, cur[:i] + cur[i + 1:]) * hints
         cands = rng.choice(codes, min(sample, codes), replace=False)
         scores = collisions(base[None, :] + table[cands])
         j = int(np.argmin(scores))
@@ -86,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.size < 1 or args.sample < 1:
         print("static_local: --size and --sample must be at least 1", file=sys.stderr)
         return 2
-    table = np.asarray(score_many(game, np.arange(game.size), np.arange(game.secret_count)), dtype=np.int64)
+    table = feedback_table(game)
     rng = np.random.default_rng(args.seed)
     deadline = time.monotonic() + args.time_limit
     k, found, start = args.size, None, None
@@ -97,8 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         found = got
         print(f"size {k}: found {' '.join(format_code(game, c) for c in found)}", flush=True)
         # drop the guess whose loss separates most of the others, and look for one fewer
-        losses = [int(collisions(labels(table, found[:i] + found[i + 1:]))) for i in range(k)]
-        start = found[:losses.index(min(losses))] + found[losses.index(min(losses)) + 1:]
+        losses = [int(collisions(hint_labels(table, found[:i] + found[i + 1:]))) for i in range(k)]
+        drop = losses.index(min(losses))
+        start = found[:drop] + found[drop + 1:]
         k -= 1
     if found is None:
         print(f"no static set of {args.size} found within {args.time_limit:g} s (seed {args.seed})")

@@ -169,8 +169,7 @@ def test_shipped_values_lower_side_by_the_plain_solver(name, colours):
     codes = np.array(list(itertools.product(range(colours), repeat=4)))
     mono = (codes == codes[:, :1]).all(axis=1)
     rest = np.flatnonzero(~mono).astype(np.int32)
-    for orbit, p in zip(vf.orbits, vf.setter):  # the setter: |orbit| / |rest| per orbit, 0 for AAAA
-        size = orbit[1]
-        assert p == (0 if orbit is vf.orbits[0] else Fraction(size, len(rest))), (orbit, p)
+    for (rep, size), p in zip(vf.orbits, vf.setter):  # the setter: |orbit| / |rest| per orbit, 0 for AAAA
+        assert p == (0 if mono[rep] else Fraction(size, len(rest))), (rep, p)
     total = Solver(game).solve(rest, INF)
     assert Fraction(total, len(rest)) == vf.value  # mastermind 5600/1290, mm:4:7 11196/2394
