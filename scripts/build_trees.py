@@ -97,6 +97,8 @@ SLOW: list[tuple[str, list[str], str]] = [
      "least total within 7 guesses, the least worst case (not found published)"),
     ("mm-4-7-value.json", ["value", "--game", "mm:4:7", "-q"],
      "value against a randomising setter: 622/133 = 4.676692, above the uniform optimum 11228/2401 (not found published)"),
+    ("royale-value.json", ["value", "--game", "royale", "-q"],
+     "value against a randomising setter: 76311/17620 = 4.330931, above the uniform optimum 13496/3125 (not found published)"),
     ("bulls-cows-optimal-crush.json", ["solve", "--objective", "crush"],
      "within 7 guesses, the fewest secrets that need 7 (50, published but not proved), then least total (not found published)"),
 ]
