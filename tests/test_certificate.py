@@ -412,3 +412,45 @@ def test_sets_answered_by_an_equivalent_set_refer_to_its_claim_through_a_witness
     doc["witnesses"].append([[0, 1, 2, 3], list(range(6))])  # the identity: the other set, not this class
     ref[3] = len(doc["witnesses"]) - 1
     refused(doc, i, "not that class")
+
+
+@pytest.mark.parametrize("spec, cap, cost", [("mastermind", None, 5625), ("mastermind", 5, 5626), ("bc:3:6", None, None)])
+def test_the_compiled_choice_of_classes_is_the_python_one(spec, cap, cost):
+    """search_kernels.claim_picks (the claims walk's inner loop) against Prover._raise, the same choice
+    written in Python, at every call the walk makes, for every guess the kernel decided: the same classes,
+    needs and references checked in place. (The kernel stops at a guess whose classes the memo and key
+    bounds do not cover; the walk then calls _raise itself, which searches them again.)"""
+    from treegen.exact import search_kernels
+    from treegen.exact.certify import Prover
+
+    game = resolve_game(spec)
+    if cost is None:
+        cost = solve_game(spec, "average", cap).provenance["optimal_total"]
+    compared = []
+    picks = Prover._picks
+
+    def checked(self, scan, start, secrets, target, lb, depth):
+        out = picks(self, scan, start, secrets, target, lb, depth)
+        stop, count, p_guess, p_hint, p_need, p_key, p_from, p_to, members = out
+        t = self.solver.tables
+        for k in range(start, stop):
+            g = int(scan.guesses[k])
+            split = search_kernels.split_classes(t.table, g, secrets, t.nh, t.win)
+            searches = self._searches
+            want = [(h, need, by_key, None if by_key else cls.tolist())
+                    for h, cls, need, by_key in self._raise(secrets, [], depth, g, *split, lb, scan.most,
+                                                           target - int(scan.bounds[k]))]
+            assert self._searches == searches  # covered by the memo and key bounds, as the kernel found
+            got = [(int(p_hint[j]), int(p_need[j]), bool(p_key[j]), None if p_key[j] else members[p_from[j] : p_to[j]].tolist())
+                   for j in range(count) if p_guess[j] == k]
+            assert got == want, (secrets.shape[0], g)
+            compared.append(len(got))
+        return out
+
+    Prover._picks = checked
+    try:
+        doc = certify(game, cap, cost, None)
+    finally:
+        Prover._picks = picks
+    assert check_certificate(doc).least_cost == cost
+    assert len(compared) >= len(doc["claims"]) and sum(compared) >= len(compared)

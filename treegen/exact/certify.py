@@ -16,6 +16,10 @@ guesses are the search's representatives, with the node's group as witnesses (po
 the history with the symbol maps they force, and the free and the absent symbols renamed among themselves):
 the checker derives the same classes of guesses. A class whose memo entry still falls short (met by another
 path, whose group chose other representatives) is searched again under what it needs.
+
+The choice per guess is compiled (search_kernels.claim_picks, over every short guess of a claim at once);
+:meth:`Prover._raise` makes the same choice in Python and is what the walk calls for a guess whose memo
+entries fall short, since only it searches classes again. The test suite holds the two to the same choice.
 """
 
 from __future__ import annotations
@@ -34,11 +38,11 @@ from . import search_kernels
 from .contracts import INF, UNCAPPED, SearchBug
 from .objectives import crush_price
 from .options import Options
-from .memo import GUESS_TO_FIND, MemoEntry
+from .memo import GUESS_TO_FIND, Memo, MemoEntry
 from .solver import Solver
 
 
-KEY_BOUNDS_HELD = 1 << 20  # sets whose own key bound Prover keeps (see Prover._key_bound)
+KEY_BOUNDS_HELD = 1 << 20  # sets whose own key bound Prover keeps (see Prover._key_cache)
 
 
 def _pick(gains: list, short: int) -> list | None:
@@ -101,9 +105,11 @@ class Prover:
         self._digits = code_digits(game)
         self._perms = permutations(game.positions)
         self._done: dict[tuple, tuple[int, int]] = {}  # (set, depth) -> (claim, value)
-        # set -> its own key bound: bulls-cows asks 260,832 times for 165,231 sets; emptied at KEY_BOUNDS_HELD sets
-        # so that the largest certificates (millions of classes) do not hold every set they met
-        self._key_bounds: dict[bytes, int] = {}
+        # sets -> their own key bounds (search_kernels.cached_key_bound): bulls-cows asks 260,832 times for
+        # 165,231 sets; emptied at KEY_BOUNDS_HELD sets, so that the largest certificates (millions of classes)
+        # do not hold every set they met
+        self._key_cache = Memo(game.size)
+        self._searches = 0  # classes searched again by _raise: each may raise memo entries claim_picks read
         self._active: set[tuple] = set()
 
     # -- the node's group, as witnesses ---------------------------------------------------------------
@@ -160,30 +166,69 @@ class Prover:
             history = self._history(secrets, depth)
         guesses = [int(c) for c in history[0::2]]
         scan = s.scan(secrets, target, tuple(guesses), depth)
-        refs = []
+        refs: list[list] = []
         t = s.tables
         lb = t.bounds.lb[depth - 1]
-        for g, bound in zip(scan.guesses.tolist(), scan.bounds.tolist()):
-            members, starts, big = search_kernels.split_classes(t.table, g, secrets, t.nh, t.win)
-            short = target - bound
-            picks = self._raise(secrets, history, depth, g, members, starts, big, lb, scan.most, short)
-            for h, cls, need, by_key in picks:
-                if by_key:  # the checker confirms the class's own key bound itself (its rule 4)
-                    refs.append([g, int(t.hints[h]), -1, need])
-                    continue
-                carried = s.carried.get((cls.tobytes(), s._keydepth(depth - 1)))
-                if carried is None:
-                    refs.append([g, int(t.hints[h]), self.claim(cls, history + [g, int(t.hints[h])], depth - 1, need), -1])
-                    continue
-                # answered by the memo by orbit from an equivalent set: that set's claim, mapped onto this one
-                known, perm, sigma = carried
-                j = self.claim(known, self._history(known, depth - 1), depth - 1, need)
-                # the element maps c to the code with digits sigma[c[perm[p]]]; a witness puts sigma[c[p]] at w[p]
-                refs.append([g, int(t.hints[h]), j, self._witness(np.argsort(perm).tolist(), [int(x) for x in sigma])])
+        ng, k = scan.guesses.shape[0], 0
+        while k < ng:
+            # the kernel reads the memo for every guess from k on; a class searched again below (a fallback
+            # in _raise) may raise memo entries, so after one the rest are read again, as _raise would
+            searches = self._searches
+            stop, count, p_guess, p_hint, p_need, p_key, p_from, p_to, members = self._picks(scan, k, secrets, target, lb,
+                                                                                            depth)
+            k = stop
+            for j in range(count):
+                g, need = int(scan.guesses[p_guess[j]]), int(p_need[j])
+                cls = None if p_key[j] else members[p_from[j] : p_to[j]]
+                self._ref(refs, history, depth, g, int(p_hint[j]), cls, need)
+                if self._searches != searches and (j + 1 == count or p_guess[j + 1] != p_guess[j]):
+                    k = int(p_guess[j]) + 1
+                    break
+            else:
+                if stop < ng:  # the memo and the key bounds fall short: _raise searches the classes again
+                    g = int(scan.guesses[stop])
+                    members, starts, big = search_kernels.split_classes(t.table, g, secrets, t.nh, t.win)
+                    short = target - int(scan.bounds[stop])
+                    for h, cls, need, by_key in self._raise(secrets, history, depth, g, members, starts, big, lb,
+                                                            scan.most, short):
+                        self._ref(refs, history, depth, g, h, None if by_key else cls, need)
+                    k = stop + 1
         self._active.discard(key)
         i = self._add(history, depth, target, self.generators(tuple(guesses), secrets), refs)
         self._done[key] = (i, target)
         return i
+
+    def _ref(self, refs: list, history: list, depth: int, g: int, h: int, cls: np.ndarray | None, need: int) -> None:
+        """Append guess ``g``'s reference for its class of dense hint ``h``, raised to ``need``: checked in
+        place by its own key bound (``cls`` None), or a claim of the class, or, when the memo by orbit
+        answered it from an equivalent set, that set's claim mapped onto it."""
+        s, t = self.solver, self.solver.tables
+        hint = int(t.hints[h])
+        if cls is None:  # the checker confirms the class's own key bound itself (its rule 4)
+            refs.append([g, hint, -1, need])
+            return
+        carried = s.carried.get((cls.tobytes(), s._keydepth(depth - 1)))
+        if carried is None:
+            refs.append([g, hint, self.claim(cls, history + [g, hint], depth - 1, need), -1])
+            return
+        known, perm, sigma = carried
+        j = self.claim(known, self._history(known, depth - 1), depth - 1, need)
+        # the element maps c to the code with digits sigma[c[perm[p]]]; a witness puts sigma[c[p]] at w[p]
+        refs.append([g, hint, j, self._witness(np.argsort(perm).tolist(), [int(x) for x in sigma])])
+
+    def _picks(self, scan, start: int, secrets: np.ndarray, target: int, lb: np.ndarray, depth: int) -> tuple:
+        """search_kernels.claim_picks for the claim's guesses from ``start`` (_raise's first steps and its
+        choice, compiled), with the key-bound cache made roomy first."""
+        s, t, m = self.solver, self.solver.tables, self.solver.memo
+        if len(self._key_cache) >= KEY_BOUNDS_HELD:
+            self._key_cache = Memo(self.game.size)
+        kc = self._key_cache
+        entries = min((scan.guesses.shape[0] - start) * t.nh, 1 << 16)
+        kc.make_room(entries, min(entries * secrets.shape[0], 1 << 22))
+        return search_kernels.claim_picks(t.table, t.onehot, scan.guesses, scan.bounds, start, secrets, target, scan.most,
+                                          lb, t.bounds.lb[0], t.nh, t.win, s.cap is None, m.slots, m.ent, m.pool, m.zob,
+                                          s._keydepth(depth - 1), s._w0, s._w1, *s._no_view, kc.slots, kc.ent, kc.pool,
+                                          kc.state, kc.zob)
 
     def _raise(self, secrets, history, depth, g, members, starts, big, lb, most, short):
         """The classes of guess ``g`` to raise by claims, with what each must reach, so that the guess's
@@ -220,6 +265,7 @@ class Prover:
                 if left <= 0:
                     break
                 was = item[3]  # the class's value so far (the running ``have`` above is the guess's)
+                self._searches += 1
                 got = s.solve(item[1], was + left, hist, depth - 1)
                 if got > was:
                     left -= min(got, was + left) - was
@@ -238,18 +284,10 @@ class Prover:
 
     def _key_bound(self, cls: np.ndarray) -> int:
         """The class's own key bound, 3|C| - its most key over every code (the checker's rule 4)."""
-        t, s = self.solver.tables, self.solver
-        if t.onehot.shape[0] == 0:
-            return 0  # the keys come from the one-hot table; a game without one goes without
-        key = cls.tobytes()
-        bound = self._key_bounds.get(key)
-        if bound is None:
-            most = search_kernels.least_bound(t.table, t.onehot, cls, t.nh, t.win, t.bounds.lb[0], 0, 0, s._w0, s._w1,
-                                              True, *s._no_view, cls)
-            if len(self._key_bounds) >= KEY_BOUNDS_HELD:
-                self._key_bounds.clear()
-            bound = self._key_bounds[key] = 3 * cls.shape[0] - int(most)
-        return bound
+        s, t, kc = self.solver, self.solver.tables, self._key_cache
+        kc.make_room(1, cls.shape[0])
+        return int(search_kernels.cached_key_bound(t.table, t.onehot, cls, t.nh, t.win, t.bounds.lb[0], s._w0, s._w1,
+                                                   *s._no_view, kc.slots, kc.ent, kc.pool, kc.state, kc.zob))
 
     def _known(self, cls: np.ndarray, keydepth: int) -> int:
         """The memo's value of a class (a bound or exact), or 0. (The kernel's lookup itself, without a

@@ -1266,6 +1266,138 @@ def next_open_guess(table, onehot, guesses, bounds, start, least, secrets, beta,
     return 1, guesses.shape[0], np.int64(0), none, no_starts, empty_big, empty_big, least
 
 
+# -- the certificate's claims (exact.certify) ----------------------------------------------------------
+
+
+@njit(cache=True)
+def cached_key_bound(table, onehot, cls, nh, win, lb0, w0, w1, src, nkeys, order, runs, built,
+                      kslots, kent, kpool, kstate, kzob):
+    """A class's own key bound, 3|C| - its most key over every code (see least_bound; the certificate
+    checker's rule 4), looked up in or added to the cache table ``k*`` (memo arrays, key depth 0) when it
+    has room; 0 in a game without a one-hot table. **Mutates** the scratch words and the cache."""
+    if onehot.shape[0] == 0:
+        return np.int64(0)
+    e, _ = memo_find(kslots, kent, kpool, kzob, cls, 0)
+    if e >= 0:
+        return kent[e, MEMO_VALUE]
+    most = least_bound(table, onehot, cls, nh, win, lb0, 0, 0, w0, w1, True, src, nkeys, order, runs, built, cls)
+    bound = 3 * np.int64(cls.shape[0]) - np.int64(most)
+    if _room(kslots, kent, kpool, kstate, 1, cls.shape[0]):  # a full cache only costs time: the bound is the same
+        memo_put(kslots, kent, kpool, kstate, kzob, cls, 0, bound, 0)
+    return bound
+
+
+@njit(cache=True)
+def claim_picks(table, onehot, guesses, bounds, start, secrets, target, most, lbrow, lb0, nh, win, skip_whole,
+                slots, ent, pool, zob, keydepth, w0, w1, src, nkeys, order, runs, built,
+                kslots, kent, kpool, kstate, kzob):
+    """The classes a claim raises, guess by guess: exact.certify.Prover._raise's first two steps and its
+    choice, for ``guesses[start:]`` (the claim's scan: each guess's lookahead ``bounds`` below ``target``).
+    Reads the memo; **mutates** the scratch words and the key-bound cache.
+
+    For a guess g, short = target - its bound. Its big classes, largest first (split_classes), each start at
+    base = max(lbrow[|C|], 3|C| - most) (the scan counted exactly that) and are raised to the memo's value
+    for the class at ``keydepth`` while the raises stay below short; a class equal to the whole set is
+    skipped when ``skip_whole`` (uncapped: it is the claim being proved). If still short, the classes the
+    memo knew nothing of take their own key bound, in the same order, until short is covered. The picks
+    are then the biggest raises first (ties in class order), each raised by min(its raise, what is still
+    short): its need is base + that, or INF when its value is INF and it is taken whole. A pick is
+    ``by_key`` when the class's own key bound reaches its need (the checker confirms it in place).
+
+    Returns (stop, count, pick_guess, pick_hint, pick_need, pick_by_key, pick_from, pick_to, members):
+    picks for guesses[start:stop], in order, the j-th for guess index pick_guess[j] and dense hint
+    pick_hint[j]; a pick that is not by_key has its class at members[pick_from[j]:pick_to[j]]. ``stop``
+    is len(guesses), or the first guess whose memo values and key bounds together fall short: the
+    caller searches that one's classes again (Prover._raise)."""
+    n = secrets.shape[0]
+    ng = guesses.shape[0]
+    cap_picks = (ng - start) * nh
+    p_guess = np.empty(cap_picks, dtype=np.int64)
+    p_hint = np.empty(cap_picks, dtype=np.int64)
+    p_need = np.empty(cap_picks, dtype=np.int64)
+    p_key = np.empty(cap_picks, dtype=np.bool_)
+    p_from = np.zeros(cap_picks, dtype=np.int64)
+    p_to = np.zeros(cap_picks, dtype=np.int64)
+    out = np.empty((ng - start) * n, dtype=secrets.dtype)
+    placed = 0
+    count = 0
+    g_h = np.empty(nh, dtype=np.int64)
+    g_base = np.empty(nh, dtype=np.int64)
+    g_val = np.empty(nh, dtype=np.int64)
+    g_key = np.empty(nh, dtype=np.int64)  # -1: not computed
+    rank = np.empty(nh, dtype=np.int64)
+    for k in range(start, ng):
+        short = target - bounds[k]
+        members, starts, big = split_classes(table, guesses[k], secrets, nh, win)
+        m = 0
+        have = np.int64(0)
+        for h in big:  # largest first: the memo's values, until they cover the shortfall
+            size = starts[h + 1] - starts[h]
+            if skip_whole and size == n:
+                continue  # a class equal to the set: no help from it
+            cls = members[starts[h] : starts[h + 1]]
+            base = max(lbrow[size], 3 * size - most)
+            e, _ = memo_find(slots, ent, pool, zob, cls, keydepth)
+            known = ent[e, MEMO_VALUE] if e >= 0 else np.int64(0)
+            g_h[m] = h
+            g_base[m] = base
+            g_val[m] = max(base, known)
+            g_key[m] = -1
+            have += g_val[m] - base
+            m += 1
+            if have >= short:
+                break
+        if have < short:
+            # the key bound costs a pass over every code: only for the classes the memo knows nothing of
+            for j in range(m):
+                if g_val[j] == g_base[j]:
+                    h = g_h[j]
+                    cls = members[starts[h] : starts[h + 1]]
+                    g_key[j] = cached_key_bound(table, onehot, cls, nh, win, lb0, w0, w1, src, nkeys, order, runs,
+                                                 built, kslots, kent, kpool, kstate, kzob)
+                    have += max(g_val[j], g_key[j]) - g_val[j]
+                    g_val[j] = max(g_val[j], g_key[j])
+                    if have >= short:
+                        break
+        if have < short:
+            return k, count, p_guess, p_hint, p_need, p_key, p_from, p_to, out
+        # biggest raise first, ties in class order (a stable insertion sort of at most nh items)
+        for j in range(m):
+            rank[j] = j
+        for j in range(1, m):
+            x = rank[j]
+            i = j - 1
+            while i >= 0 and g_val[rank[i]] - g_base[rank[i]] < g_val[x] - g_base[x]:
+                rank[i + 1] = rank[i]
+                i -= 1
+            rank[i + 1] = x
+        left = short
+        for r in range(m):
+            j = rank[r]
+            if left <= 0 or g_val[j] <= g_base[j]:
+                break
+            gain = min(g_val[j] - g_base[j], left)
+            need = INF if g_val[j] >= INF and gain == g_val[j] - g_base[j] else g_base[j] + gain
+            left -= gain
+            h = g_h[j]
+            cls = members[starts[h] : starts[h + 1]]
+            key = g_key[j]
+            if key < 0:
+                key = cached_key_bound(table, onehot, cls, nh, win, lb0, w0, w1, src, nkeys, order, runs, built,
+                                        kslots, kent, kpool, kstate, kzob)
+            p_guess[count] = k
+            p_hint[count] = h
+            p_need[count] = need
+            p_key[count] = key >= need
+            if key < need:
+                p_from[count] = placed
+                out[placed : placed + cls.shape[0]] = cls
+                placed += cls.shape[0]
+                p_to[count] = placed
+            count += 1
+    return ng, count, p_guess, p_hint, p_need, p_key, p_from, p_to, out
+
+
 # -- weighted secrets (the value of the game: treegen.weighted) ------------------------------------
 # A secret s weighs w[s] >= 0 (an int64 per code) and a tree costs sum of w[s] * (guesses to solve s).
 # ``order`` lists positions into ``secrets`` by weight, heaviest first (ties: lower code first), and
