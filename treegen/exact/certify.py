@@ -165,11 +165,11 @@ class Prover:
         if key in s.searched:  # the history the search met it by: the memo's entries are for its representatives
             history = self._history(secrets, depth)
         guesses = [int(c) for c in history[0::2]]
-        scan = s.scan(secrets, target, tuple(guesses), depth)
+        scan = None if self._all_refuted(secrets, depth, target) else s.scan(secrets, target, tuple(guesses), depth)
         refs: list[list] = []
         t = s.tables
         lb = t.bounds.lb[depth - 1]
-        ng, k = scan.guesses.shape[0], 0
+        ng, k = (0 if scan is None else scan.guesses.shape[0]), 0
         while k < ng:
             # the kernel reads the memo for every guess from k on; a class searched again below (a fallback
             # in _raise) may raise memo entries, so after one the rest are read again, as _raise would
@@ -197,6 +197,23 @@ class Prover:
         i = self._add(history, depth, target, self.generators(tuple(guesses), secrets), refs)
         self._done[key] = (i, target)
         return i
+
+    def _all_refuted(self, secrets: np.ndarray, depth: int, target: int) -> bool:
+        """Whether no guess's lookahead bound, as the claim's scan takes it, is below ``target``: then the
+        claim has no references, and the scan is spared (bulls-cows: 6,076 of its 8,269 claims, whose scans
+        were 2.2 of the walk's 4.7 s). The scan bounds each candidate by |S| + the sum over its classes C of
+        max(lb[depth - 1][|C|], 3|C| - the set's most key); search_kernels.least_bound gives the least of the
+        same over every code, at most the least over the candidates, which are codes. Only where the scan
+        takes the most key (lookahead on, a one-hot table) and least_bound takes the set's size."""
+        s, t = self.solver, self.solver.tables
+        n = secrets.shape[0]
+        if not (s.options.lookahead and t.onehot.shape[0] > 0
+                and (n <= search_kernels.MASK_MAX or (n <= 255 and t.nh <= 24))):
+            return False
+        least = search_kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, s.bounds.lb[depth - 1],
+                                           s.fast_limit[depth - 1], s.excess_limit[depth - 1], s._w0, s._w1,
+                                           np.bool_(False), *s._no_view, secrets)
+        return int(least) >= target
 
     def _ref(self, refs: list, history: list, depth: int, g: int, h: int, cls: np.ndarray | None, need: int) -> None:
         """Append guess ``g``'s reference for its class of dense hint ``h``, raised to ``need``: checked in
