@@ -5,16 +5,27 @@
     python scripts/estimate_work.py --game bc:5:10 --budget 30 --k 2 --limit 120 --seed 1
     python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10    # coordinated classes' work and span
     python scripts/estimate_work.py --kernels --game bc:5:10         # ns per code-secret pair of two kernels
+    python scripts/estimate_work.py --game mm:5:8 --calibrate mm:5:4,mm:5:5,mm:5:6@120 --span-games mm:5:6 --others 2
+
+A game with inequivalent first guesses (mm:P:C: one per partition shape, such as 00000, 00001, ..., 01234)
+is estimated under one of them, ``--first CODE`` (default: the one the search tries first, Solver.scan's
+best-first). The estimate is then the work of proving that first guess's subtree optimal (each of its
+classes solved exactly), not the game's: refuting the other first guesses is extra work, estimated only
+with ``--others MINUTES`` (each other first guess's subtree by the same sampling, MINUTES of wall each:
+what its refutation costs if the search must solve it whole; the search refutes it under the best total
+found, class by class, and may stop sooner, so this leans high). The calibration games are measured
+under their own best-first guess in the same way.
 
 Run it under ``nice -n 19``; it uses one process at a time (each subproblem is solved in a forked child,
 so that its CPU seconds, peak memory and fresh memo are its own, and a CPU limit can stop it).
 
 The method (docs/bc-5-10-plan.md says why and how well it does):
 
-1. Calibration. In each calibration game (every guess of the root equivalent, as in every ``bc`` game)
-   the first guess splits the secrets into classes. Every class C is solved exactly (``Solver.solve`` with
-   beta INF, fresh memo: its CPU seconds T(C)), and so is every class of C's best-first second guess g2
-   (the first guess of ``Solver.scan``, which the search tries first), alone, with beta INF. The ratio
+1. Calibration. In each calibration game the first guess (in a ``bc`` game every one is equivalent; in an
+   ``mm`` game the search's best-first) splits the secrets into classes. Every class C is solved exactly
+   (``Solver.solve`` with beta INF, fresh memo: its CPU seconds T(C)), and so is every class of C's
+   best-first second guess g2 (the first guess of ``Solver.scan``, which the search tries first), alone,
+   with beta INF. The ratio
 
        R(C) = T(C) / (scan(C) + sum over the classes c of g2 of T(c))
 
@@ -31,7 +42,9 @@ The method (docs/bc-5-10-plan.md says why and how well it does):
 4. The critical path of ``treegen.exact.coordinator``'s schedule (see scripts/critical_path.py): the root's
    classes run side by side; a class of fewer than max(600, codes / 8) secrets is one task (its span is
    its work); a bigger one is coordinated, and its span is the fraction of its work measured (``--spans``)
-   on the coordinated classes of smaller games, whose later waves' chains follow one another.
+   on the coordinated classes of smaller games, whose later waves' chains follow one another. With
+   ``--others``, the root's second wave is added: the other first guesses' chains side by side, each
+   chain's classes one after another (the sum of their spans, as if each chain ran to its end).
 
 Figures are CPU seconds of one core of this machine (user + sys of the child that solved the set).
 Sampling is deterministic for a given --seed; only the timings vary.
@@ -55,7 +68,8 @@ from treegen.exact import search_kernels
 from treegen.exact.contracts import INF, UNCAPPED
 from treegen.exact.solver import Solver, no_view
 from treegen.exact.tables import search_tables
-from treegen.rules import Game, format_code, format_hint, resolve_game
+from treegen.rules import Game, format_code, format_hint, parse_code, resolve_game
+from treegen.symmetry import NodeGuesses
 
 # -- one subproblem, solved in a forked child -----------------------------------------------------------
 
@@ -131,10 +145,12 @@ class Expansion:
     scan_cpu: float
 
 
-def expand(solver: Solver, secrets: np.ndarray, history: tuple[int, ...]) -> Expansion:
+def expand(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], guess: int | None = None) -> Expansion:
+    """``secrets`` scanned and split by its best-first guess, or by ``guess`` if given (the scan timed all
+    the same: the search scans the set whatever guess it then takes)."""
     start = time.process_time()
     scan = solver.scan(secrets, INF, history, UNCAPPED - len(history))
-    g = int(scan.guesses[0])  # with beta INF every guess is open: the search tries this one first
+    g = int(scan.guesses[0]) if guess is None else guess  # beta INF: every guess is open, this one tried first
     members, starts, big = search_kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
     classes = [members[starts[h] : starts[h + 1]].copy() for h in big]
     hints = [int(solver.hints[h]) for h in big]
@@ -167,6 +183,9 @@ class Node:
 
 @dataclass
 class Calibration:
+    """A calibration game measured under its first guess ``first`` (see first_guess): with inequivalent
+    first guesses (mm), its total and value are that guess's subtree's, not the game's."""
+
     game: str
     first: str
     root_scan: float
@@ -194,8 +213,10 @@ ORBITS = True
 
 def warm_up() -> None:
     """Load every compiled kernel in this process before forking, so that no child pays for it (the
-    children inherit them): whole searches of a 14-hint and a 20-hint game's biggest classes."""
-    for spec in ("bc:4:7", "bc:5:6"):
+    children inherit them): whole searches of a 14-hint and a 20-hint game's biggest classes, and of an
+    mm game's (its one-hot table has 32-bit rows, bc:5:6's 16-bit: other kernel signatures, which each
+    child would otherwise load from numba's cache, about 25 ms a set)."""
+    for spec in ("bc:4:7", "bc:5:6", "mm:5:3"):
         game = resolve_game(spec)
         solver = Solver(game, orbits=ORBITS)
         first, root = first_guess(game, solver)
@@ -204,18 +225,32 @@ def warm_up() -> None:
             solver.solve(cls, INF, (first,), UNCAPPED - 1)
 
 
-def first_guess(game: Game, solver: Solver) -> tuple[int, Expansion]:
+def first_choices(game: Game) -> list[int]:
+    """The first guesses the search tries, one per class of codes the game's symmetries make equivalent
+    (Solver.candidate_guesses at the root, with the symmetry lever on as in every solver here): one in a
+    bc game, one per partition shape of the positions in an mm game."""
+    return [int(g) for g in NodeGuesses(game)((), np.arange(game.size, dtype=np.int32))]
+
+
+def first_guess(game: Game, solver: Solver, code: int | None = None) -> tuple[int, Expansion]:
+    """The first guess whose subtree is measured, and the root split by it: ``code`` if given (it must be
+    one of first_choices: ValueError otherwise), else the one the search tries first (Solver.scan's
+    best-first; in a bc game the only one)."""
     secrets = np.arange(game.size, dtype=np.int32)
-    guesses = solver.candidate_guesses(secrets, ())
-    if guesses.shape[0] != 1:
-        raise SystemExit(f"{game.name}: {guesses.shape[0]} inequivalent first guesses; this estimator takes "
-                         "games whose first guesses are all equivalent (bc:P:N)")
-    return int(guesses[0]), expand(solver, secrets, ())
+    if code is not None and code not in solver.candidate_guesses(secrets, ()):
+        raise ValueError(f"{game.name}: {format_code(game, code)} is not a first guess the search tries; "
+                         f"choose one of {', '.join(format_code(game, g) for g in first_choices(game))} "
+                         "(one per class of equivalent codes)")
+    ex = expand(solver, secrets, (), code)
+    return ex.guess, ex
 
 
 def calibrate(spec: str, expand_min: int, deep_min: int, say, limit: float | None = None) -> Calibration:
-    """Measure ``spec``: every class of its first guess, every class of each class's best-first guess
-    (for classes of at least ``expand_min`` secrets), and one level deeper for those of ``deep_min``.
+    """Measure ``spec``: every class of its first guess (first_guess: the search's best-first), every class
+    of each class's best-first guess (for classes of at least ``expand_min`` secrets), and one level deeper
+    for those of ``deep_min``. In a game with inequivalent first guesses only the first's subtree is
+    measured (the others' refutation is not, nor needed: R and the size fit are about sets, and the target
+    is estimated under one first guess too).
     A class over the CPU ``limit`` is kept as a lower bound (``Solved.censored``) and not expanded."""
     game = resolve_game(spec)
     solver = Solver(game, orbits=ORBITS)
@@ -425,9 +460,46 @@ def estimate_set(solver, secrets, history, levels, r: RatioModel, k, power, rng,
     low = ex.scan_cpu + r(n, -1) * hansen_hurwitz(draws, {i: e.low for i, e in vals.items()})
     high = ex.scan_cpu + r(n, 1) * hansen_hurwitz(draws, {i: e.high for i, e in vals.items()})
     # The largest class is drawn almost surely (probability ~ size**power); if not, its size says nothing
-    # measured, so take the largest drawn class's estimate scaled by the fit's exponent of size.
-    largest = vals[0].mid if 0 in vals else max(e.mid for e in vals.values())
+    # measured, so take the largest drawn class's estimate scaled by the fit's exponent of size. (No class
+    # of three or more, as in a small set of an mm game: nothing drawn, no class to search.)
+    largest = vals[0].mid if 0 in vals else max((e.mid for e in vals.values()), default=0.0)
     return Estimate(mid, low, high, largest)
+
+
+def estimate_classes(solver: Solver, first: int, root: Expansion, r: RatioModel, args, rng, budget_end: float,
+                     leaves: list[Leaf], say) -> list[tuple[str, int, Estimate | None, str]]:
+    """Each class of the first guess ``first`` (the root split ``root``), biggest first: solved whole below
+    ``args.min_class`` secrets, else sampled ``args.levels`` down (estimate_set): (hint, n, Estimate, how),
+    with None for a class the budget did not reach (the caller gives it the size fit)."""
+    game = solver.game
+    rows = []
+    # The biggest classes first: they are most of the work; small ones left when the budget ends are
+    # estimated by the size fit.
+    order = sorted(range(len(root.classes)), key=lambda i: -root.classes[i].shape[0])
+    for i in order:
+        cls, hint = root.classes[i], format_hint(game, root.hints[i])
+        n = cls.shape[0]
+        try:
+            if n < args.min_class:
+                if time.monotonic() > budget_end:
+                    raise OutOfBudget
+                s = solve_forked(solver, cls, (first,), args.limit)
+                say(f"  class {hint:5s} n={n:5d} solved whole: {s.cpu:8.2f} CPU s, value "
+                    f"{s.value if not s.censored else 'over the CPU limit'}, child peak RSS {s.rss_mb:.0f} MB")
+                if s.censored:
+                    raise OutOfBudget
+                rows.append((hint, n, Estimate(s.cpu, s.cpu, s.cpu), "solved"))
+                leaves.append(Leaf(hint, n, s))
+            else:
+                say(f"  class {hint:5s} n={n:5d}: sampling {args.levels} levels down")
+                e = estimate_set(solver, cls, (first,), args.levels, r, args.k, args.power, rng, args.limit, leaves,
+                                 f"{hint}:{n}", budget_end)
+                rows.append((hint, n, e, "sampled"))
+                say(f"  class {hint:5s} n={n:5d}: {e.mid:10.4g} CPU s ({e.low:.3g} .. {e.high:.3g}); its largest "
+                    f"first-wave class {e.largest_child:.3g} s")
+        except OutOfBudget:
+            rows.append((hint, n, None, "fit"))
+    return rows
 
 
 def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
@@ -499,15 +571,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="minutes (wall) for the target's samples; classes not reached get the size fit")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calibrate", default="bc:4:8,bc:4:9,bc:4:10,bc:5:6,bc:5:7,bc:5:8@30",
-                        help="comma-separated bc games measured exactly; GAME@S: at most S CPU seconds per class")
+                        help="comma-separated games measured exactly under their best-first guess (bc, or mm for "
+                             "an mm target); GAME@S: at most S CPU seconds per class")
     parser.add_argument("--calibrate-only", action="store_true")
     parser.add_argument("--calibrate-limit", type=float, default=None,
                         help="CPU seconds per calibration class of games without @S (over it: a lower bound, "
                              "not used in fits)")
     parser.add_argument("--span-games", default="bc:4:9,bc:5:7,bc:4:10",
-                        help="bc games whose coordinated classes' span / work calibrates the critical path")
+                        help="games whose coordinated classes' span / work calibrates the critical path")
     parser.add_argument("--spans", metavar="GAMES",
-                        help="only measure the coordinated classes' work and span in these bc games")
+                        help="only measure the coordinated classes' work and span in these games")
     parser.add_argument("--kernels", action="store_true",
                         help="only time the bound and scan kernels per code-secret pair (target and bc:4:10)")
     parser.add_argument("--calibration", metavar="FILE",
@@ -518,6 +591,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per sampled leaf")
     parser.add_argument("--min-class", type=int, default=500,
                         help="classes of the first guess below this size are solved whole, not sampled")
+    parser.add_argument("--first", metavar="CODE",
+                        help="the first guess whose subtree is estimated (default: the search's best-first)")
+    parser.add_argument("--others", type=float, default=0.0, metavar="MINUTES",
+                        help="also estimate each other first guess's subtree, MINUTES (wall) each (default: not)")
     args = parser.parse_args(argv)
     try:
         target = resolve_game(args.game)
@@ -534,6 +611,15 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"--calibrate item {item!r}: write GAME or GAME@SECONDS, e.g. bc:5:8@30") from None
         if args.budget <= 0 or args.k < 1 or args.levels < 1 or args.limit <= 0:
             raise ValueError("--budget, --limit, --k and --levels must be positive")
+        if args.others < 0:
+            raise ValueError("--others must be 0 (not estimated) or positive minutes")
+        first_code = None
+        if args.first is not None:
+            first_code = parse_code(target, args.first)
+            if first_code not in first_choices(target):  # said now, not after minutes of calibration
+                raise ValueError(f"--first {args.first}: not a first guess the search tries in {target.name}; "
+                                 f"choose one of {', '.join(format_code(target, g) for g in first_choices(target))} "
+                                 "(one per class of equivalent codes)")
     except ValueError as exc:
         print(f"estimate_work: {exc}", file=sys.stderr)
         return 2
@@ -570,9 +656,10 @@ def main(argv: list[str] | None = None) -> int:
                     json.dump([asdict(c) for c in stored.values()], f)
                 os.replace(tmp, args.calibration)
         cal = cals[-1]
-        say(f"{spec}: first guess {cal.first}, total after it {cal.value} (+{resolve_game(spec).size} for it), "
-            f"work {'at least ' if cal.censored else ''}{cal.total:.1f} CPU s "
-            f"(measured in {time.monotonic() - t0:.0f} s wall)")
+        alone = len(first_choices(resolve_game(spec))) == 1
+        say(f"{spec}: first guess {cal.first}{'' if alone else ' (the best-first; its subtree only)'}, total after "
+            f"it {cal.value} (+{resolve_game(spec).size} for it), work {'at least ' if cal.censored else ''}"
+            f"{cal.total:.1f} CPU s (measured in {time.monotonic() - t0:.0f} s wall)")
 
     nodes = expanded_nodes(cals, 100)
     r = RatioModel.fit(nodes)
@@ -589,73 +676,65 @@ def main(argv: list[str] | None = None) -> int:
         say(f"validation: the {levels}-level estimator (k={args.k}, size^{args.power:g}), classes of >= 200 "
             f"sampled, 200 samplings each:")
         validate(cals, levels, args.k, args.power, 200, 200, say)
-    # The game family: total work against the number of codes, among games of the target's positions.
-    fam = [(resolve_game(c.game).size, c.total) for c in cals
-           if resolve_game(c.game).positions == target.positions and c.total > 0.5 and not c.censored]
+    # The game family: total work against the number of codes, among games of the target's positions and
+    # kind (repeats or not: mm:5:6 and bc:5:6 are different searches). An mm game's work is its best-first
+    # guess's subtree's, as is the target's estimate.
+    fam = [(resolve_game(c.game).size, c.total) for c in cals if resolve_game(c.game).positions == target.positions
+           and resolve_game(c.game).repeats == target.repeats and c.total > 0.5 and not c.censored]
     family = None
     if len(fam) >= 2:
         fa, fb, _ = loglog_fit([x for x, _ in fam[-2:]], [y for _, y in fam[-2:]])
         family = math.exp(fa + fb * math.log(target.size))
         say(f"game family ({target.positions} positions): " + ", ".join(f"{n} codes {w:.1f} s" for n, w in fam)
-            + f"; the last two give work ~ codes^{fb:.1f}, so {target.size} codes ~ {family:.3g} CPU s")
+            + f"; the last two give work ~ codes^{fb:.1f}, so {target.size} codes ~ {family:.3g} CPU s"
+            + ("" if len(first_choices(target)) == 1 else " (under the best-first guess)"))
     if args.calibrate_only:
         return 0
 
     # -- the target
     t0 = time.process_time()
     solver = Solver(target, orbits=ORBITS)
-    first, root = first_guess(target, solver)
+    first, root = first_guess(target, solver, first_code)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     say(f"\n{target.name}: {target.size} secrets, {solver.nh} hints; tables and root scan "
         f"{time.process_time() - t0:.1f} CPU s, peak RSS {rss:.0f} MB; first guess {format_code(target, first)}")
+    # What the estimate is of: with inequivalent first guesses, one of them only (see the module docstring).
+    others = [g for g in solver.scan(np.arange(target.size, dtype=np.int32), INF, (), UNCAPPED).guesses.tolist()
+              if g != first]
+    if others:
+        say(f"  covers: proving first guess {format_code(target, first)}'s subtree optimal (its classes solved "
+            f"exactly); refuting the other {len(others)} first guesses "
+            f"({', '.join(format_code(target, g) for g in others)})"
+            + (f" is estimated below ({args.others:g} min each)" if args.others else " is extra work, NOT covered "
+               "(--others MINUTES estimates it)"))
     say("  classes: " + ", ".join(f"{format_hint(target, h)} {c.shape[0]}" for h, c in zip(root.hints, root.classes)))
     rng = np.random.default_rng(args.seed)
-    budget_end = time.monotonic() + 60 * args.budget
     leaves: list[Leaf] = []
-    rows = []  # (hint, n, Estimate, how)
-    # The biggest classes first: they are most of the work; small ones left when the budget ends are
-    # estimated by the size fit.
-    order = sorted(range(len(root.classes)), key=lambda i: -root.classes[i].shape[0])
-    for i in order:
-        cls, hint = root.classes[i], format_hint(target, root.hints[i])
-        n = cls.shape[0]
-        try:
-            if n < args.min_class:
-                if time.monotonic() > budget_end:
-                    raise OutOfBudget
-                s = solve_forked(solver, cls, (first,), args.limit)
-                say(f"  class {hint:5s} n={n:5d} solved whole: {s.cpu:8.2f} CPU s, value "
-                    f"{s.value if not s.censored else 'over the CPU limit'}, child peak RSS {s.rss_mb:.0f} MB")
-                if s.censored:
-                    raise OutOfBudget
-                rows.append((hint, n, Estimate(s.cpu, s.cpu, s.cpu), "solved"))
-                leaves.append(Leaf(hint, n, s))
-            else:
-                say(f"  class {hint:5s} n={n:5d}: sampling {args.levels} levels down")
-                e = estimate_set(solver, cls, (first,), args.levels, r, args.k, args.power, rng, args.limit, leaves,
-                                 f"{hint}:{n}", budget_end)
-                rows.append((hint, n, e, "sampled"))
-                say(f"  class {hint:5s} n={n:5d}: {e.mid:10.4g} CPU s ({e.low:.3g} .. {e.high:.3g}); its largest "
-                    f"first-wave class {e.largest_child:.3g} s")
-        except OutOfBudget:
-            rows.append((hint, n, None, "fit"))
+    rows = estimate_classes(solver, first, root, r, args, rng, time.monotonic() + 60 * args.budget, leaves, say)
     # The size fit, shifted to the target by the mean log residual of the target's own measured sets.
     own = [(x.n, x.solved.cpu) for x in leaves if not x.solved.censored and x.n >= 100 and x.solved.cpu > 0]
     shift = float(np.mean([math.log(t) - (a + b * math.log(n)) for n, t in own])) if own else 0.0
     fit = lambda n: math.exp(a + shift + b * math.log(n))  # noqa: E731
     say(f"\nsize fit shifted to {target.name} by its {len(own)} measured sets of >= 100 secrets: x{math.exp(shift):.2f}")
     say(f"{'class':>6} {'n':>6} {'how':>8} {'estimate s':>12} {'low':>10} {'high':>10} {'size fit s':>11}")
-    tot = [0.0, 0.0, 0.0]
-    fit_total = root.scan_cpu
-    for hint, n, e, how in sorted(rows, key=lambda t: -t[1]):
-        e = e or Estimate(fit(n), fit(n) / math.exp(sd), fit(n) * math.exp(sd))
-        tot = [tot[0] + e.mid, tot[1] + e.low, tot[2] + e.high]
-        fit_total += fit(n)
-        say(f"{hint:>6} {n:6d} {how:>8} {e.mid:12.4g} {e.low:10.3g} {e.high:10.3g} {fit(n):11.3g}")
-    tot = [x + root.scan_cpu for x in tot]
-    say(f"total work (one solver, CPU s of this machine): sampling estimator {tot[0]:.3g} ({tot[1]:.3g} .. "
-        f"{tot[2]:.3g}) = {tot[0] / 3600:.3g} CPU h; size fit {fit_total:.3g}"
-        + (f"; game family {family:.3g}" if family else ""))
+    def summed(rows, show: bool) -> tuple[list[float], float]:
+        """A first guess's classes summed: ([middle, low, high] estimate, size fit); classes the budget did not
+        reach take the size fit, with its residual sd for low and high."""
+        tot, fit_total = [0.0, 0.0, 0.0], 0.0
+        for hint, n, e, how in sorted(rows, key=lambda t: -t[1]):
+            e = e or Estimate(fit(n), fit(n) / math.exp(sd), fit(n) * math.exp(sd))
+            tot = [tot[0] + e.mid, tot[1] + e.low, tot[2] + e.high]
+            fit_total += fit(n)
+            if show:
+                say(f"{hint:>6} {n:6d} {how:>8} {e.mid:12.4g} {e.low:10.3g} {e.high:10.3g} {fit(n):11.3g}")
+        return tot, fit_total
+
+    tot, fit_total = summed(rows, True)
+    tot, fit_total = [x + root.scan_cpu for x in tot], fit_total + root.scan_cpu
+    under = f" under {format_code(target, first)}" if others else ""
+    say(f"total work (one solver, CPU s of this machine){under}: "
+        f"sampling estimator {tot[0]:.3g} ({tot[1]:.3g} .. {tot[2]:.3g}) = {tot[0] / 3600:.3g} CPU h; size fit "
+        f"{fit_total:.3g}" + (f"; game family {family:.3g}" if family else ""))
     # The critical path of the coordinator's schedule (see the module docstring). A class below the
     # coordinator's split size is one task: its span is its work. A coordinated class's span was
     # measured (--span-games) as a fraction of its work alone: the best-first guess's classes run side by
@@ -665,15 +744,21 @@ def main(argv: list[str] | None = None) -> int:
     for spec in [x for x in args.span_games.split(",") if x]:
         fractions += [sp / alone for _, alone, _, sp in coordinated_spans(spec, say)]
     lo_f, hi_f = (min(fractions), max(fractions)) if fractions else (0.0, 1.0)
-    spans = []
-    for hint, n, e, how in rows:
-        if e is None:
-            e = Estimate(fit(n), fit(n), fit(n))
-        if n >= split_min:
-            spans.append((hint, n, f"coordinated, x{lo_f:.2f}..x{hi_f:.2f} of its work", lo_f * e.mid, hi_f * e.mid))
-        else:
-            spans.append((hint, n, "one task: all its work", e.mid, e.mid))
-    spans.sort(key=lambda t: -t[4])
+
+    def class_spans(rows) -> list[tuple[str, int, str, float, float]]:
+        """Each class's span, low and high, at its middle work estimate: (hint, n, how, low, high)."""
+        spans = []
+        for hint, n, e, how in rows:
+            if e is None:
+                e = Estimate(fit(n), fit(n), fit(n))
+            if n >= split_min:
+                spans.append((hint, n, f"coordinated, x{lo_f:.2f}..x{hi_f:.2f} of its work", lo_f * e.mid,
+                              hi_f * e.mid))
+            else:
+                spans.append((hint, n, "one task: all its work", e.mid, e.mid))
+        return sorted(spans, key=lambda t: -t[4])
+
+    spans = class_spans(rows)
     for hint, n, how, sp_lo, sp_hi in spans[:5]:
         say(f"  span of class {hint:5s} n={n:5d} ({how}): {sp_lo:.3g} .. {sp_hi:.3g} s")
     span_lo = root.scan_cpu + max(x[3] for x in spans)
@@ -685,6 +770,41 @@ def main(argv: list[str] | None = None) -> int:
             f"(work / p + span, Brent; one solver's work, not the coordinator's)")
     say(f"leaves measured: {len(leaves)}, CPU {sum(x.solved.cpu for x in leaves):.0f} s, censored "
         f"{sum(x.solved.censored for x in leaves)}, largest child peak RSS {max((x.solved.rss_mb for x in leaves), default=0):.0f} MB")
+    if not others or not args.others:
+        return 0
+    # The other first guesses: the root's second wave, each guess a chain (its classes one after another,
+    # each under its share of the best total; coordinator._chain) that stops at the first class showing
+    # the guess costs more. Estimated here as if each chain had to solve its guess's subtree whole (beta
+    # INF), with the same sampler and R, and the size fit shifted by the chosen first guess's leaves.
+    say(f"\nthe other first guesses, each its subtree solved whole ({args.others:g} min each):")
+    secrets = np.arange(target.size, dtype=np.int32)
+    more: list[Leaf] = []
+    whole = list(tot)
+    chain_lo = chain_hi = 0.0
+    for g in others:
+        ex = expand(solver, secrets, (), g)  # its scan_cpu is the root scan again: counted once, above
+        say(f"first guess {format_code(target, g)}: classes " + ", ".join(
+            f"{format_hint(target, h)} {c.shape[0]}" for h, c in zip(ex.hints, ex.classes)))
+        g_rows = estimate_classes(solver, g, ex, r, args, rng, time.monotonic() + 60 * args.others, more, say)
+        g_tot, g_fit = summed(g_rows, False)
+        g_spans = class_spans(g_rows)
+        lo, hi = sum(x[3] for x in g_spans), sum(x[4] for x in g_spans)
+        chain_lo, chain_hi = max(chain_lo, lo), max(chain_hi, hi)
+        whole = [w + t for w, t in zip(whole, g_tot)]
+        say(f"first guess {format_code(target, g)}: {g_tot[0]:.3g} CPU s ({g_tot[1]:.3g} .. {g_tot[2]:.3g}); size fit "
+            f"{g_fit:.3g}; {sum(e is None for _, _, e, _ in g_rows)} of {len(g_rows)} classes by the size fit; "
+            f"its chain's span {lo:.3g} .. {hi:.3g} s")
+    say(f"leaves measured under the other first guesses: {len(more)}, CPU {sum(x.solved.cpu for x in more):.0f} s, "
+        f"censored {sum(x.solved.censored for x in more)}")
+    say(f"whole game (the best-first guess's subtree + every other first guess's subtree solved whole): "
+        f"{whole[0]:.3g} CPU s ({whole[1]:.3g} .. {whole[2]:.3g}) = {whole[0] / 3600:.3g} CPU h")
+    # The second wave starts when the first ends: the paths add.
+    w_lo, w_hi = span_lo + chain_lo, span_hi + chain_hi
+    say(f"critical path with the second wave (its longest chain run to its end) ~ {w_lo:.3g} .. {w_hi:.3g} s "
+        f"({w_lo / 3600:.3g} .. {w_hi / 3600:.3g} h); work / span = {whole[0] / w_hi:.1f} .. {whole[0] / w_lo:.1f}")
+    for p in (2, 64, 512):
+        say(f"  {p:3d} workers: about {(whole[0] / p + w_lo) / 3600:.3g} .. {(whole[0] / p + w_hi) / 3600:.3g} h "
+            f"(work / p + span, Brent)")
     return 0
 
 

@@ -91,3 +91,49 @@ def test_hansen_hurwitz_expectation_is_the_true_sum(ew, k):
     # With k at least the classes, every class once with weight 1: the exact sum.
     everything = ew.pps_sample(sizes, 4, 2.0, np.random.default_rng(5))
     assert ew.hansen_hurwitz(everything, values) == pytest.approx(sum(values.values()))
+
+
+def test_mm_first_guesses_cover_the_game(ew, naive_split):
+    """An mm game has one first guess per partition shape: the estimator takes any of them (the search's
+    best-first by default), its forked solves are exact, and the least total over the choices is the game's
+    brute-force optimum (so estimating every choice's subtree covers refuting the others)."""
+    game = resolve_game("mm:3:3")
+    codes = list(itertools.product(range(3), repeat=3))
+    assert [tuple(c) for c in game.codes] == codes
+    solver = Solver(game)
+    choices = ew.first_choices(game)
+    assert sorted(codes[g] for g in choices) == [(0, 0, 0), (0, 0, 1), (0, 1, 2)]
+    best_first, _ = ew.first_guess(game, solver)
+    assert best_first == int(solver.scan(np.arange(game.size, dtype=np.int32), ew.INF, (), ew.UNCAPPED).guesses[0])
+    totals = {}
+    for g in choices:
+        first, root = ew.first_guess(game, solver, g)
+        assert first == g
+        got = {tuple(c.tolist()): ew.solve_forked(solver, c, (g,), 60) for c in root.classes}
+        total = game.size
+        for cls in naive_split(codes, g, list(range(game.size))):
+            want = brute_optimum(codes, cls, naive_split)
+            if len(cls) >= 3:  # the root split keeps the classes of three or more (smaller: closed forms)
+                assert not got[tuple(sorted(cls))].censored and got[tuple(sorted(cls))].value == want
+            total += want
+        totals[g] = total
+    assert min(totals.values()) == brute_optimum(codes, list(range(game.size)), naive_split)
+    # 011 is equivalent to 001 but not the representative the search tries: refused, naming the choices.
+    with pytest.raises(ValueError, match="000, 001, 012"):
+        ew.first_guess(game, solver, codes.index((0, 1, 1)))
+
+
+def test_mm_estimate_runs_and_says_what_it_covers(ew, capsys):
+    argv = ["--game", "mm:4:6", "--calibrate", "mm:4:4,mm:4:5", "--span-games", "mm:4:5", "--budget", "0.5",
+            "--min-class", "100", "--limit", "10", "--seed", "2"]
+    assert ew.main(argv + ["--first", "0011"]) == 0
+    out = capsys.readouterr().out
+    assert "first guess 0011" in out and "refuting the other 4 first guesses" in out and "NOT covered" in out
+    assert "whole game" not in out
+    assert ew.main(argv + ["--others", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "first guess 0012" in out and "whole game" in out and out.count("its chain's span") == 4
+    # Bad input: one line on stderr, exit 2, before any calibration.
+    assert ew.main(["--game", "mm:4:6", "--first", "0111"]) == 2
+    err = capsys.readouterr()
+    assert err.out == "" and err.err.count("\n") == 1 and "0000, 0001, 0011, 0012, 0123" in err.err
