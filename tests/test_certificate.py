@@ -454,3 +454,42 @@ def test_the_compiled_choice_of_classes_is_the_python_one(spec, cap, cost):
         Prover._picks = picks
     assert check_certificate(doc).least_cost == cost
     assert len(compared) >= len(doc["claims"]) and sum(compared) >= len(compared)
+
+
+@pytest.mark.parametrize("spec, cap, cost", [("mastermind", None, 5625), ("mastermind", 5, 5626), ("bc:4:6", None, None)])
+def test_a_claim_skips_its_scan_only_when_no_code_is_below_its_bound(spec, cap, cost):
+    """Prover._all_refuted spares a claim's scan when search_kernels.least_bound says no guess is short. The
+    scan's candidates are codes, so that is sound when every code's lookahead bound, counted here by numpy
+    from the table (|S| + the sum over its non-winning classes C of max(lb[|C|], 3|C| - the set's most key,
+    a code's non-empty non-winning classes plus 2 if it is a secret)), reaches the claim's target."""
+    from treegen.exact.certify import Prover
+
+    game = resolve_game(spec)
+    if cost is None:
+        cost = solve_game(spec, "average", cap).provenance["optimal_total"]
+    skipped = []
+    refuted = Prover._all_refuted
+
+    def checked(self, secrets, depth, target):
+        out = refuted(self, secrets, depth, target)
+        if out:
+            t = self.solver.tables
+            win = int(t.win)
+            counts = np.stack([np.bincount(t.table[g, secrets], minlength=t.nh) for g in range(t.table.shape[0])])
+            secret = np.zeros(t.table.shape[0], dtype=bool)
+            secret[secrets] = True
+            others = np.delete(counts, win, axis=1)
+            most = int(((others > 0).sum(axis=1) + 2 * secret).max())
+            lb = self.solver.bounds.lb[depth - 1]
+            bounds = secrets.shape[0] + np.maximum(lb[others], 3 * others - most).sum(axis=1)
+            assert bounds.min() >= target, (secrets.shape[0], int(bounds.min()), target)
+            skipped.append(secrets.shape[0])
+        return out
+
+    Prover._all_refuted = checked
+    try:
+        doc = certify(game, cap, cost, None)
+    finally:
+        Prover._all_refuted = refuted
+    assert check_certificate(doc).least_cost == cost
+    assert skipped and sum(1 for c in doc["claims"] if not c[4]) >= len(skipped)
