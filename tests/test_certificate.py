@@ -415,7 +415,7 @@ def test_sets_answered_by_an_equivalent_set_refer_to_its_claim_through_a_witness
 
 
 @pytest.mark.parametrize("spec, cap, cost", [("mastermind", None, 5625), ("mastermind", 5, 5626), ("bc:3:6", None, None)])
-def test_the_compiled_choice_of_classes_is_the_python_one(spec, cap, cost):
+def test_the_compiled_choice_of_classes_is_the_python_one(spec, cap, cost, monkeypatch):
     """search_kernels.claim_picks (the claims walk's inner loop) against Prover._raise, the same choice
     written in Python, at every call the walk makes, for every guess the kernel decided: the same classes,
     needs and references checked in place. (The kernel stops at a guess whose classes the memo and key
@@ -447,17 +447,14 @@ def test_the_compiled_choice_of_classes_is_the_python_one(spec, cap, cost):
             compared.append(len(got))
         return out
 
-    Prover._picks = checked
-    try:
-        doc = certify(game, cap, cost, None)
-    finally:
-        Prover._picks = picks
+    monkeypatch.setattr(Prover, "_picks", checked)
+    doc = certify(game, cap, cost, None)
     assert check_certificate(doc).least_cost == cost
     assert len(compared) >= len(doc["claims"]) and sum(compared) >= len(compared)
 
 
 @pytest.mark.parametrize("spec, cap, cost", [("mastermind", None, 5625), ("mastermind", 5, 5626), ("bc:4:6", None, None)])
-def test_a_claim_skips_its_scan_only_when_no_code_is_below_its_bound(spec, cap, cost):
+def test_a_claim_skips_its_scan_only_when_no_code_is_below_its_bound(spec, cap, cost, monkeypatch):
     """Prover._all_refuted spares a claim's scan when search_kernels.least_bound says no guess is short. The
     scan's candidates are codes, so that is sound when every code's lookahead bound, counted here by numpy
     from the table (|S| + the sum over its non-winning classes C of max(lb[|C|], 3|C| - the set's most key,
@@ -486,10 +483,7 @@ def test_a_claim_skips_its_scan_only_when_no_code_is_below_its_bound(spec, cap, 
             skipped.append(secrets.shape[0])
         return out
 
-    Prover._all_refuted = checked
-    try:
-        doc = certify(game, cap, cost, None)
-    finally:
-        Prover._all_refuted = refuted
+    monkeypatch.setattr(Prover, "_all_refuted", checked)
+    doc = certify(game, cap, cost, None)
     assert check_certificate(doc).least_cost == cost
     assert skipped and sum(1 for c in doc["claims"] if not c[4]) >= len(skipped)
