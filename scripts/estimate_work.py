@@ -796,7 +796,7 @@ def main(argv: list[str] | None = None) -> int:
             f"its chain's span {lo:.3g} .. {hi:.3g} s")
     say(f"leaves measured under the other first guesses: {len(more)}, CPU {sum(x.solved.cpu for x in more):.0f} s, "
         f"censored {sum(x.solved.censored for x in more)}")
-    say(f"whole game (the best-first guess's subtree + every other first guess's subtree solved whole): "
+    say(f"whole game ({format_code(target, first)}'s subtree + every other first guess's subtree solved whole): "
         f"{whole[0]:.3g} CPU s ({whole[1]:.3g} .. {whole[2]:.3g}) = {whole[0] / 3600:.3g} CPU h")
     # The second wave starts when the first ends: the paths add.
     w_lo, w_hi = span_lo + chain_lo, span_hi + chain_hi
