@@ -137,12 +137,21 @@ def solve_forked(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], 
 @dataclass
 class Expansion:
     """A set split by its best-first guess ``guess``: the classes of three or more secrets (smaller ones
-    cost their closed form, no search), largest first, and the CPU seconds of the scan and split."""
+    cost their closed form, no search), largest first, and the CPU seconds of the scan and split;
+    ``tried``, the scan's guesses in the order the search tries them (at the root: the first guesses)."""
 
     guess: int
     classes: list[np.ndarray]
     hints: list[int]
     scan_cpu: float
+    tried: list[int] = field(default_factory=list)
+
+
+def split(solver: Solver, secrets: np.ndarray, g: int) -> tuple[list[np.ndarray], list[int]]:
+    """The classes of three or more secrets that guess ``g`` makes of ``secrets``, largest first, with their
+    hints."""
+    members, starts, big = search_kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
+    return [members[starts[h] : starts[h + 1]].copy() for h in big], [int(solver.hints[h]) for h in big]
 
 
 def expand(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], guess: int | None = None) -> Expansion:
@@ -151,10 +160,8 @@ def expand(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], guess:
     start = time.process_time()
     scan = solver.scan(secrets, INF, history, UNCAPPED - len(history))
     g = int(scan.guesses[0]) if guess is None else guess  # beta INF: every guess is open, this one tried first
-    members, starts, big = search_kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
-    classes = [members[starts[h] : starts[h + 1]].copy() for h in big]
-    hints = [int(solver.hints[h]) for h in big]
-    return Expansion(g, classes, hints, time.process_time() - start)
+    classes, hints = split(solver, secrets, g)
+    return Expansion(g, classes, hints, time.process_time() - start, scan.guesses.tolist())
 
 
 # -- calibration: games where every figure is measured ----------------------------------------------------
@@ -699,8 +706,7 @@ def main(argv: list[str] | None = None) -> int:
     say(f"\n{target.name}: {target.size} secrets, {solver.nh} hints; tables and root scan "
         f"{time.process_time() - t0:.1f} CPU s, peak RSS {rss:.0f} MB; first guess {format_code(target, first)}")
     # What the estimate is of: with inequivalent first guesses, one of them only (see the module docstring).
-    others = [g for g in solver.scan(np.arange(target.size, dtype=np.int32), INF, (), UNCAPPED).guesses.tolist()
-              if g != first]
+    others = [g for g in root.tried if g != first]
     if others:
         say(f"  covers: proving first guess {format_code(target, first)}'s subtree optimal (its classes solved "
             f"exactly); refuting the other {len(others)} first guesses "
@@ -782,7 +788,7 @@ def main(argv: list[str] | None = None) -> int:
     whole = list(tot)
     chain_lo = chain_hi = 0.0
     for g in others:
-        ex = expand(solver, secrets, (), g)  # its scan_cpu is the root scan again: counted once, above
+        ex = Expansion(g, *split(solver, secrets, g), 0.0)  # the root scan is counted once, above
         say(f"first guess {format_code(target, g)}: classes " + ", ".join(
             f"{format_hint(target, h)} {c.shape[0]}" for h, c in zip(ex.hints, ex.classes)))
         g_rows = estimate_classes(solver, g, ex, r, args, rng, time.monotonic() + 60 * args.others, more, say)
