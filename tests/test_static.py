@@ -314,3 +314,38 @@ def test_greenwell_is_shipped():
     assert "mastermind-static-greenwell.json" in SHIPPED
     tree = load_tree(os.path.join(os.path.dirname(__file__), "..", "trees", "mastermind-static-greenwell.json"))
     assert tree.provenance["static"]["guesses"] == GREENWELL
+
+
+def test_sigterm_stops_a_cp_sat_solve_at_once(tmp_path):
+    # CP-SAT's solve is one long C++ call, inside which Python runs no signal handler: before the solve ran
+    # in a helper thread, an mm:4:7 case ignored SIGTERM for minutes. mastermind's size-5 cases take 18 to
+    # 550 s each in 2 to 6 solves, so a signal sent once the first solve has ended lands inside another.
+    import signal
+    import subprocess
+    import time
+
+    from clitools import TREEGEN
+
+    err = tmp_path / "err"
+    with open(err, "w") as stderr:
+        proc = subprocess.Popen([TREEGEN, "static", "--game", "mastermind", "--size", "5", "--method", "cp-sat",
+                                 "--workers", "1", "-o", str(tmp_path / "s.json")], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None and "pairs unseparated" not in err.read_text():
+            time.sleep(0.1)
+        assert proc.poll() is None, err.read_text()
+        time.sleep(1)  # into the next solve
+        proc.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        proc.wait(timeout=60)
+        waited = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143
+    assert waited < 5, f"ended {waited:.1f} s after SIGTERM"
+    assert err.read_text().replace("\r", "\n").strip().splitlines()[-1] == "treegen: terminated"
+    assert not (tmp_path / "s.json").exists()

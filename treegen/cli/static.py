@@ -109,6 +109,9 @@ def cmd_static(args) -> int:
             )
         finally:
             if bar is not None:
+                # close() alone leaves the line that refresh() drew (tqdm's delay makes it think nothing was
+                # shown), and the next message would run on after it
+                bar.clear()
                 bar.close()
         if args.case_log is not None:
             import orjson

@@ -3,6 +3,7 @@ beside the depth-first search of :mod:`.dfs`; both give the same answer, case by
 
 from __future__ import annotations
 
+import threading
 import time
 
 from ..rules import format_code
@@ -13,6 +14,34 @@ def _pad(code: int, size: int, n: int) -> tuple[int, ...]:
     """``code`` and the size - 1 lowest other codes: a static set of any size once ``code`` is one."""
     rest = [c for c in range(n) if c != code][: size - 1]
     return tuple(sorted([code, *rest]))
+
+
+def _stoppable_solve(solver, model) -> int:
+    """``solver.solve(model)``, in a helper thread so that Ctrl-C and SIGTERM stop it at once: Python runs
+    signal handlers on the main thread between bytecodes only, never inside CP-SAT's C++ call, which can
+    last minutes on one case (an mm:4:7 case ran 8.7 minutes and ignored SIGTERM until killed). The main
+    thread waits in short slices; when a handler raises there, it asks CP-SAT to stop, waits for the
+    helper to return, and raises on."""
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["status"] = solver.solve(model)
+        except BaseException as exc:  # handed to the main thread below
+            box["error"] = exc
+
+    helper = threading.Thread(target=run, name="cp-sat", daemon=True)
+    helper.start()
+    try:
+        while helper.is_alive():
+            helper.join(0.1)
+    except BaseException:
+        solver.stop_search()
+        helper.join()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["status"]
 
 
 def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say, use_filter=True,
@@ -90,7 +119,7 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
                 return None
             solver.parameters.max_time_in_seconds = left
         try:
-            status = solver.solve(model)
+            status = _stoppable_solve(solver, model)
         except MemoryError:
             result.stopped = "CP-SAT ran out of memory"
             return None
