@@ -1,22 +1,23 @@
 """Regenerate every shipped tree in trees/ and its table in trees/README.md, byte for byte.
 
     python scripts/build_trees.py                 # every tree but the slow ones (about a minute on 2 cores)
-    python scripts/build_trees.py --slow          # numbers-baseball (two), mm:4:9, mm:5:6 (two), bulls-cows crush too (about 25 min; resumable)
+    python scripts/build_trees.py --slow          # the slow ones too (hours: trees/README.md gives each one's time)
     python scripts/build_trees.py --only mastermind-optimal-average.json
     python scripts/build_trees.py --check         # rebuild into a scratch folder and compare bytes
     python scripts/build_trees.py --within-cap --game numbers-baseball -o FILE   # one least-worst-case tree
     python scripts/build_trees.py --openings      # trees/openings.json: every first guess's least total
 
 Each tree of CERTIFIED is solved with `--certificate`, which writes its certificate beside it
-(NAME.cert.json.gz, from 20 KB for mastermind to about 1 MB for bulls-cows), and `treegen verify` then checks
+(NAME.cert.json.gz, from 10 KB for mastermind to about 1 MB for bulls-cows), and `treegen verify` then checks
 that certificate too; the table says how many claims it holds and how long verifying took.
 
 Each tree is one `treegen solve` (or `treegen build`) run in a fresh process, then `treegen verify`.
 The files carry no timings, so a rebuild gives identical bytes; the seconds each took go into the
-README table (measured on the machine that ran this script). A slow tree is solved through a checkpoint
-folder (in the system's temporary folder, removed once the tree is written): stop the script and run it
-again, and it resumes; its time is summed over the runs (recorded every 10 s, so a run killed outright
-still counts).
+README table (measured on the machine that ran this script). A slow tree without a certificate is solved
+through a checkpoint folder (in the system's temporary folder, removed once the tree is written): stop the
+script and run it again, and it resumes; its time is summed over the runs (recorded every 10 s, so a run
+killed outright still counts). A certified tree's search runs in one process from start to end (see
+docs/certificates.md): stopped, it starts again.
 """
 
 from __future__ import annotations
@@ -119,8 +120,8 @@ CERTIFIED = {
 # Certificates larger than this are not shipped (git ignores them; the budget for all shipped ones is about
 # 50 MB): `python scripts/build_trees.py --slow --only NAME` writes one beside its tree, and verify checks it.
 SHIPPED_MAX = 20_000_000  # bytes
-UNSHIPPED = {"mm-5-6-optimal-average.cert.json.gz", "mm-5-6-optimal-worst.cert.json.gz",  # 35 MB each
-             "numbers-baseball-optimal-average.cert.json.gz",  # 48 MB
+UNSHIPPED = {"mm-5-6-optimal-average.cert.json.gz", "mm-5-6-optimal-worst.cert.json.gz",  # 28 MB each
+             "numbers-baseball-optimal-average.cert.json.gz",  # 51 MB
              "numbers-baseball-optimal-average-max7.cert.json.gz",
              "bc-5-8-optimal-average.cert.json.gz"}  # 25 MB; in .gitignore too
 
@@ -246,7 +247,9 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> tuple[
     spent_path = os.path.join(ckpt, "seconds-so-far")
     spent = 0.0
     if slow:
-        if args[0] == "solve":  # `treegen value` has no checkpoint: a stopped value run starts again
+        # `treegen value` has no checkpoint, nor has a certified tree's search (one process, start to end):
+        # a stopped run of either starts again
+        if args[0] == "solve" and name not in CERTIFIED:
             args = [*args, "--checkpoint", ckpt]
         os.makedirs(ckpt, exist_ok=True)
         if os.path.exists(spent_path):
@@ -275,10 +278,12 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
         "",
         "Every file here passes `treegen verify`; `python scripts/build_trees.py` regenerates them byte for byte",
         "(`--check` rebuilds into a scratch folder and compares). Times are whole-process wall times of the",
-        "run that made the file, on a 2-core machine, with the default workers (every core). The last "
+        "run that made the file, on a 2-core machine, with the default workers (every core; a certified tree's "
+        "search runs in one process). The last "
         f"{len(slow)} files ({slow_hours:.1f} hours in all by the seconds below, with their certificates' checks) are",
-        "built only with `--slow`, the trees through a checkpoint folder: a stopped build resumes from it, and its time",
-        "is then summed over the runs (`treegen value` has no checkpoint: a stopped value run starts again).",
+        "built only with `--slow`, the uncertified trees through a checkpoint folder: a stopped build resumes from it,",
+        "and its time is then summed over the runs (a certified tree's search, and `treegen value`, have no checkpoint:",
+        "a stopped run starts again).",
         "",
         "A tree with a certificate ([docs/certificates.md](../docs/certificates.md)) has its lower bound proved by",
         "claims that `treegen verify` checks with code that shares nothing with the search; the column gives the",
@@ -413,18 +418,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         chosen = []
     times_path = os.path.join(TREES_DIR, ".build-seconds")  # JSON; not *.json, which holds only trees
-    try:
-        with open(times_path, "rb") as f:
-            times = orjson.loads(f.read())
-    except FileNotFoundError:
-        times = {}
+
+    def read_times() -> dict:
+        try:
+            with open(times_path, "rb") as f:
+                return orjson.loads(f.read())
+        except FileNotFoundError:
+            return {}
+
+    times = read_times()
     for name, targs, _ in chosen:
         seconds, checked = build(name, targs, TREES_DIR, name in slow)
+        # read again: another build beside this one (a second core's --only list) may have written its times
+        times = read_times()
         times[name] = round(seconds, 1)
         if checked is not None:
             times[certificate_name(name)] = round(checked, 1)
-        with open(times_path, "wb") as f:
+        with open(times_path + ".tmp", "wb") as f:
             f.write(orjson.dumps(times, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+        os.replace(times_path + ".tmp", times_path)
     rows = [(n, p, times.get(n), times.get(certificate_name(n))) for n, _, p in known
             if os.path.exists(os.path.join(TREES_DIR, n))]
     with open(os.path.join(TREES_DIR, "README.md"), "w") as f:

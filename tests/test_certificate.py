@@ -25,6 +25,7 @@ from treegen.exact.objectives import crush_price
 from treegen.exact.solve import solve_game
 from treegen.feedback import feedback_table
 from treegen.rules import resolve_game, score_codes
+from treegen.tree import load_tree
 from treegen.verify import NotCertified, certified, verify_tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -337,8 +338,6 @@ UNPUBLISHED_QUICK = ["mastermind-optimal-average-hard.json", "smash-the-code-opt
 
 @pytest.mark.parametrize("name", UNPUBLISHED_QUICK)
 def test_shipped_certificates_prove_the_unpublished_optima(name):
-    from treegen.tree import load_tree
-
     tree = load_tree(ROOT / "trees" / name)
     data = (ROOT / "trees" / tree.provenance["certificate"]["file"]).read_bytes()
     proof = check_certificate(certificate_from_bytes(data))
@@ -383,14 +382,33 @@ def test_verify_pairs_the_certificate_with_the_tree(tmp_path, mastermind_certifi
     assert "5625" in r.stderr and "5626" in r.stderr
 
 
-def test_a_resumed_solve_writes_the_same_certificate(tmp_path):
-    args = ["solve", "--game", "mm:3:4", "-q", "--workers", "2"]
-    fresh, again = tmp_path / "a.cert", tmp_path / "b.cert"
+def test_a_certified_solve_is_the_plain_solves_tree_and_certify_trees_certificate(tmp_path):
+    # one search in one process: the same bytes for any --workers; the strategy the coordinator finds; and the
+    # certificate certify_tree writes for that tree, so a rebuild from the tree gives the same file
+    args = ["solve", "--game", "mm:3:4", "-q", "--objective", "worst"]
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one, two, plain = tmp_path / "one" / "t.json", tmp_path / "two" / "t.json", tmp_path / "p.json"
+    assert run(*args, "-o", str(one), "--certificate", str(tmp_path / "one" / "t.cert")).returncode == 0
+    assert run(*args, "--workers", "2", "-o", str(two), "--certificate", str(tmp_path / "two" / "t.cert")).returncode == 0
+    assert run(*args, "--workers", "2", "-o", str(plain)).returncode == 0
+    assert one.read_bytes() == two.read_bytes()
+    cert = (tmp_path / "one" / "t.cert").read_bytes()
+    assert (tmp_path / "two" / "t.cert").read_bytes() == cert
+    certified, solved = load_tree(one), load_tree(plain)
+    assert certified.root == solved.root
+    assert certified.provenance["optimal_total"] == solved.provenance["optimal_total"]
+    assert certificate_to_bytes(certify_tree(solved)) == cert
+
+
+def test_a_certified_solve_refuses_what_it_cannot_honour(tmp_path):
     ck = tmp_path / "ck"
-    assert run(*args, "-o", str(tmp_path / "a.json"), "--certificate", str(fresh)).returncode == 0
-    assert run(*args, "-o", str(tmp_path / "b.json"), "--checkpoint", str(ck), "--certificate", str(again)).returncode == 0
-    assert run(*args, "-o", str(tmp_path / "b.json"), "--checkpoint", str(ck), "--certificate", str(again)).returncode == 0
-    assert fresh.read_bytes() == again.read_bytes()
+    for extra in (["--checkpoint", str(ck)], ["--eager"], ["--executor", "ray"]):
+        r = run("solve", "--game", "mm:3:4", "-q", "-o", str(tmp_path / "t.json"), "--certificate",
+                str(tmp_path / "t.cert"), *extra)
+        assert r.returncode == 2 and extra[0] in r.stderr and "--certificate" in r.stderr
+        assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert not ck.exists() and not (tmp_path / "t.json").exists() and not (tmp_path / "t.cert").exists()
 
 
 def test_certificate_output_is_checked_before_the_search(tmp_path):

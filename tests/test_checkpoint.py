@@ -327,6 +327,8 @@ def test_the_code_digest_covers_every_module_the_search_imports():
         "jitcache": "where numba keeps compiled code",
         "exact/executors": "where a task runs (exact/tasks.py, hashed, is what it runs)",
         "exact/warmup": "compiles kernels ahead of their first call, or Ctrl-C while they compile",
+        "exact/certify": "the certifying search of solve --certificate, which runs without a checkpoint",
+        "certificate": "the certificate's file, written by the certifying search only",
     }
     package = Path(treegen.__file__).parent
 

@@ -588,9 +588,11 @@ class Checker:
 
 
 def certificate_to_bytes(doc: dict) -> bytes:
-    """A certificate's file: compact JSON, gzip-compressed with no timestamp (same certificate, same bytes)."""
+    """A certificate's file: compact JSON, gzip-compressed with no timestamp (same certificate, same bytes).
+    Level 6, not 9: on mm:4:8's certificate (3.2 MB of JSON) 9 took 1.06 s and 6 took 0.24 s for a file 1.6%
+    larger, a second of a search of about six."""
     raw = json.dumps(doc, separators=(",", ":")).encode()
-    return gzip.compress(raw, compresslevel=9, mtime=0)
+    return gzip.compress(raw, compresslevel=6, mtime=0)
 
 
 def certificate_from_bytes(data: bytes, source: str = "<bytes>") -> dict:

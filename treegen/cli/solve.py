@@ -55,7 +55,9 @@ def add_solve(sub) -> None:
                    "through to its target")
     p.add_argument("--certificate", default=None, metavar="FILE", type=nonempty,
                    help="also write a certificate of the lower bound to FILE (gzip-compressed JSON): claims that "
-                   "`treegen verify` checks with code that shares nothing with the search; the tree names it")
+                   "`treegen verify` checks with code that shares nothing with the search; the tree names it. The "
+                   "tree and its certificate come from one search in one process (the same tree): no "
+                   "--checkpoint, --executor ray or --eager, and --workers is not used")
     p.add_argument("--workers", type=whole(None, 10**9), default=None, metavar="K",
                    help="worker processes (default and most: every core); the output is the same for any K")
     p.add_argument("--executor", choices=EXECUTORS, default="processes",
@@ -94,25 +96,6 @@ def stderr_line(bar):
     return say
 
 
-def prove(tree, options, quiet: bool) -> bytes:
-    """The certificate of a solved tree (exact.certify), as its file's bytes, with a count of claims."""
-    from ..certificate import certificate_to_bytes
-    from ..exact.certify import certify_tree
-
-    counter = None
-    if not quiet:
-        from tqdm import tqdm
-
-        # disable=None: no counter when standard error is not a terminal (a log, a pipe)
-        counter = tqdm(desc="certificate", unit=" claims", file=sys.stderr, leave=False, disable=None)
-    try:
-        doc = certify_tree(tree, options, None if counter is None else lambda n: counter.update(n - counter.n))
-    finally:
-        if counter is not None:
-            counter.close()
-    return certificate_to_bytes(doc)
-
-
 def cmd_solve(args) -> int:
     import hashlib
     import signal
@@ -126,6 +109,7 @@ def cmd_solve(args) -> int:
         check_memory,
         compile_ahead,
         plan_workers,
+        solve_certified,
         solve_game,
         strategy_name,
     )
@@ -160,6 +144,13 @@ def cmd_solve(args) -> int:
             if given > HINTS_MAX:
                 raise TreegenError(f"--certificate: {game.name} gives {given} different hints, and certificates are "
                                    f"checked for games of at most {HINTS_MAX}; solve it without --certificate")
+    if args.certificate is not None:
+        # The certifying search runs in one process from start to end (exact.certify): refuse what it cannot honour.
+        for given, flag in ((args.checkpoint, "--checkpoint"), (args.executor == "ray" or None, "--executor ray"),
+                            (args.eager or None, "--eager")):
+            if given is not None:
+                raise TreegenError(f"{flag} does not apply with --certificate, whose search runs in one process "
+                                   f"from start to end; drop one of them")
     if args.checkpoint is not None and (same_path(out, args.checkpoint)
                                         or same_path(os.path.dirname(os.path.abspath(out)), args.checkpoint)):
         # Found at the end, this would cost the whole search; and a checkpoint folder holds only entries.
@@ -170,6 +161,11 @@ def cmd_solve(args) -> int:
         print(f"treegen: created checkpoint folder {args.checkpoint}", file=sys.stderr)
     if args.executor == "ray":
         workers = asked
+    elif args.certificate is not None:
+        workers = 1
+        if args.workers is not None and asked > 1:
+            print(f"treegen: --certificate: the certifying search runs in one process; --workers {asked} is not used",
+                  file=sys.stderr)
     else:
         workers, note = plan_workers(game, asked)
         if note and args.workers is not None:  # said only to whoever asked for a number of workers
@@ -211,22 +207,34 @@ def cmd_solve(args) -> int:
         # rather than fork it (slower to start).
         compile_ahead(game, asked, None if args.quiet else stderr_line(None), orbits=options.orbits)
         stopped()
-        if not args.quiet:
-            from tqdm import tqdm
-
-            bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
-        tree = solve_game(
-            game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
-            options, warn=stderr_line(bar), timings=timings if args.timings else None,
-            consistent_only=args.consistent_only, executor=args.executor, address=args.address, eager=args.eager,
-        )
-        stopped()
         if args.certificate is not None:
-            if bar is not None:
-                bar.close()  # the search's bar, before the certificate's counter
-                bar = None
-            certificate = prove(tree, options, args.quiet)
+            from ..certificate import certificate_to_bytes
+
+            if not args.quiet:
+                from tqdm import tqdm
+
+                # a count, not a fraction: neither the search's length nor the number of claims is known
+                # ahead (disable=None: no counter when standard error is not a terminal)
+                bar = tqdm(desc=f"certify {game.name}", unit=" claims", file=sys.stderr, leave=False, disable=None)
+            tree, doc = solve_certified(
+                game, objective, args.max_guesses, options, args.consistent_only,
+                progress=None if bar is None else lambda n: bar.update(n - bar.n),
+                timings=timings if args.timings else None,
+            )
             stopped()
+            certificate = certificate_to_bytes(doc)
+        else:
+            if not args.quiet:
+                from tqdm import tqdm
+
+                bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
+            tree = solve_game(
+                game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
+                options, warn=stderr_line(bar), timings=timings if args.timings else None,
+                consistent_only=args.consistent_only, executor=args.executor, address=args.address,
+                eager=args.eager,
+            )
+        stopped()
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     except SystemError as exc:

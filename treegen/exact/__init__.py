@@ -22,7 +22,8 @@ The modules, each importing only those listed before it (and treegen's own top-l
     signatures      the kernels' signatures for compiling ahead
     warmup          compile_ahead, CallbackInterrupts
     coordinator     Coordinator: a whole search as parallel subproblems
-    solve           solve_game
+    certify         the certifying search (one process): a tree's certificate, read off its memo
+    solve           solve_game; solve_certified, the tree with its certificate
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from __future__ import annotations
 # Names that load on first use: name -> the module of this package that defines it.
 _LAZY = {
     "solve_game": "solve",
+    "solve_certified": "solve",
     "Options": "options",
     "uses_orbits": "options",
     "OBJECTIVES": "objectives",

@@ -1,8 +1,10 @@
-"""``solve_game``: the optimal tree of a whole game, proved and checked.
+"""``solve_game``: the optimal tree of a whole game, proved and checked; ``solve_certified``: the same tree
+with a certificate of its lower bound.
 
 It checks its arguments, settles the cap (solver.settle_cap), starts a coordinator on an executor
 (coordinator, executors) with a checkpoint store if asked (checkpoint), and turns the root's outcome into
-a tree with its proof figures. Before a tree is returned it is replayed over every secret
+a tree with its proof figures. ``solve_certified`` settles the cap the same way, then runs the certifying
+search (certify: one process, one memo) instead of the coordinator. Before a tree is returned it is replayed over every secret
 (``verify.make_tree``) and its total and worst case are compared with what the search proved; a mismatch
 is a ``SearchBug``, never a file.
 """
@@ -19,6 +21,7 @@ from .. import __version__
 from ..rules import ArgumentTypeError, Game, NumberError, TreegenError, game_argument
 from ..tree import Node, Tree
 from ..verify import make_tree
+from . import certify
 from .checkpoint import CheckpointStore
 from .contracts import INF, UNCAPPED, Infeasible, Outcome, SearchBug
 from .coordinator import Coordinator, TaskProgress
@@ -136,6 +139,39 @@ def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: i
         raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
     return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + run.nodes,
                         timings, eager)
+
+
+def solve_certified(
+    game: Game | str,
+    objective: Objective = "average",
+    max_guesses: int | None = None,
+    options: Options = Options(),
+    consistent_only: bool = False,
+    progress: Callable[[int], None] | None = None,
+    timings: Callable[[], dict] | None = None,
+) -> tuple[Tree, dict]:
+    """``solve_game``'s tree with the certificate of what it proves (``treegen.certificate`` checks it): no
+    strategy within the cap costs less, and none finishes within one guess fewer than the least worst case
+    when the objective settles that. One process, one memo: the certifying search (``certify``) finds the
+    tree and then the claims, so there are no workers, executor or checkpoint. The tree is the strategy
+    ``solve_game`` finds (both take the first guess of least cost in the solver's best-first order); its
+    provenance counts the certifying search's nodes. ``progress(claims)`` hears the claims written so far.
+    Errors as for ``solve_game``."""
+    game = game_argument(game, "solve_certified")
+    if objective not in OBJECTIVES:
+        raise TreegenError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    max_guesses = None if max_guesses is None else _count_argument("max_guesses", max_guesses)
+    with CallbackInterrupts():
+        check_memory(game)
+        options = options.resolved(game)
+        cap, worst, nodes = settle_cap(game, options.symmetry, consistent_only, least_worst(objective), max_guesses,
+                                       lambda note: None)
+        extra = crush_price(objective, cap, game.size)
+        doc, value, wire, found = certify.solve_certified(game, cap, None if worst is None else worst - 1,
+                                                          consistent_only, extra, options, progress)
+    outcome = Outcome(value, True, found, wire, 0.0, 0.0)
+    return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + found,
+                        timings), doc
 
 
 def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int | None, worst: int | None, hard: bool,
