@@ -146,11 +146,11 @@ def cmd_solve(args) -> int:
                                    f"checked for games of at most {HINTS_MAX}; solve it without --certificate")
     if args.certificate is not None:
         # The certifying search runs in one process from start to end (exact.certify): refuse what it cannot honour.
-        for given, flag in ((args.checkpoint, "--checkpoint"), (args.executor == "ray" or None, "--executor ray"),
-                            (args.eager or None, "--eager")):
-            if given is not None:
-                raise TreegenError(f"{flag} does not apply with --certificate, whose search runs in one process "
-                                   f"from start to end; drop one of them")
+        refused = [flag for given, flag in ((args.checkpoint is not None, "--checkpoint"),
+                                            (args.executor == "ray", "--executor ray"), (args.eager, "--eager")) if given]
+        if refused:
+            raise TreegenError(f"{refused[0]} does not apply with --certificate, whose search runs in one process "
+                               f"from start to end; drop one of them")
     if args.checkpoint is not None and (same_path(out, args.checkpoint)
                                         or same_path(os.path.dirname(os.path.abspath(out)), args.checkpoint)):
         # Found at the end, this would cost the whole search; and a checkpoint folder holds only entries.

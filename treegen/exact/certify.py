@@ -358,7 +358,7 @@ class Prover:
         """The root claim: no strategy within ``cap`` guesses (None: any number) costs less than ``cost``
         (None: than the least cost, which the search finds). The search is exact, and its value, tree (wire
         form) and node count are kept in ``found``; the tree is read off the memo before the claims, so that a
-        known ``cost`` and None give the same claims (certify_tree's and solve_certified's)."""
+        known ``cost`` and None give the same claims (certify_tree's and certified_search's)."""
         self.solver = ProvingSolver(self.game, cap, self.options, consistent_only=self.consistent_only, extra=self.extra)
         depth = self.solver.full_depth()
         everything = np.arange(self.game.secret_count, dtype=np.int32)
@@ -396,9 +396,9 @@ def certify(game: Game, cap: int | None, cost: int | None, impossible_within: in
     return prover.document(prover.roots)
 
 
-def solve_certified(game: Game, cap: int | None, impossible_within: int | None, consistent_only: bool = False,
-                    extra: int = 0, options: Options = Options(),
-                    progress: Callable[[int], None] | None = None) -> tuple[dict, int, object, int]:
+def certified_search(game: Game, cap: int | None, impossible_within: int | None, consistent_only: bool = False,
+                     extra: int = 0, options: Options = Options(),
+                     progress: Callable[[int], None] | None = None) -> tuple[dict, int, object, int]:
     """The least cost within ``cap`` guesses (None: any number), found by the certifying search, with its
     certificate: (the certificate, the cost, the tree in wire form, the search's nodes). The certificate is
     the same as :func:`certify`'s for that cost. Raises SearchBug if no strategy fits within ``cap``, or one

@@ -44,6 +44,15 @@ def _count_argument(name: str, value) -> int:
     return value
 
 
+def _game_and_objective(game, objective, caller: str) -> Game:
+    """The game that solve_game and solve_certified were given, with their objective checked (see
+    solve_game's errors)."""
+    game = game_argument(game, caller)
+    if objective not in OBJECTIVES:
+        raise TreegenError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    return game
+
+
 def solve_game(
     game: Game | str,
     objective: Objective = "average",
@@ -90,9 +99,7 @@ def solve_game(
     set of at least ``max(600, size / 16)`` secrets is coordinated too, not only the root and its biggest
     classes, so that no single task is a long link of the critical path.
     """
-    game = game_argument(game, "solve_game")
-    if objective not in OBJECTIVES:
-        raise TreegenError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    game = _game_and_objective(game, objective, "solve_game")
     workers = _count_argument("workers", workers)
     max_guesses = None if max_guesses is None else _count_argument("max_guesses", max_guesses)
     # A Ctrl-C that LLVM's callbacks swallow while a kernel compiles is raised, not printed and lost.
@@ -157,9 +164,7 @@ def solve_certified(
     ``solve_game`` finds (both take the first guess of least cost in the solver's best-first order); its
     provenance counts the certifying search's nodes. ``progress(claims)`` hears the claims written so far.
     Errors as for ``solve_game``."""
-    game = game_argument(game, "solve_certified")
-    if objective not in OBJECTIVES:
-        raise TreegenError(f"unknown objective {objective!r}; use one of {', '.join(OBJECTIVES)}")
+    game = _game_and_objective(game, objective, "solve_certified")
     max_guesses = None if max_guesses is None else _count_argument("max_guesses", max_guesses)
     with CallbackInterrupts():
         check_memory(game)
@@ -167,7 +172,7 @@ def solve_certified(
         cap, worst, nodes = settle_cap(game, options.symmetry, consistent_only, least_worst(objective), max_guesses,
                                        lambda note: None)
         extra = crush_price(objective, cap, game.size)
-        doc, value, wire, found = certify.solve_certified(game, cap, None if worst is None else worst - 1,
+        doc, value, wire, found = certify.certified_search(game, cap, None if worst is None else worst - 1,
                                                           consistent_only, extra, options, progress)
     outcome = Outcome(value, True, found, wire, 0.0, 0.0)
     return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + found,
