@@ -4,6 +4,7 @@
     python scripts/critical_path.py --game numbers-baseball --workers 2  # about 5 min of 2 cores (510 s of CPU)
     python scripts/critical_path.py --game numbers-baseball --workers 2 --eager  # 53 min (4800 s of CPU)
     python scripts/critical_path.py --game mm:4:8 --workers 2
+    python scripts/critical_path.py --game bc:5:8 --split 300    # about 4 min of one core (206 s of CPU)
 
 The schedule of subproblems is fixed (it does not depend on workers or timing), so its critical path, the
 longest chain of computing in which each piece waits for the one before (a coordinator's own scans, then
@@ -32,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--eager", action="store_true",
                         help="every class of every guess side by side, and every big set coordinated (as solve --eager)")
+    parser.add_argument("--split", type=int, default=None, metavar="N",
+                        help="coordinate every set of at least N secrets at any depth (as solve --split)")
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     profile: dict = {}
@@ -47,13 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     sampler.start()
     start = time.perf_counter()
     try:
-        tree = solve_game(game, args.objective, workers=args.workers, profile=profile, eager=args.eager)
+        tree = solve_game(game, args.objective, workers=args.workers, profile=profile, eager=args.eager,
+                          split=args.split)
     finally:
         done.set()
         sampler.join()
     wall = time.perf_counter() - start
     work, span = profile["work"], profile["span"]
-    print(f"{game.name}, {args.objective}{', eager' if args.eager else ''}: total {tree.stats.total}, {profile['tasks']} subproblems, "
+    print(f"{game.name}, {args.objective}{', eager' if args.eager else ''}{f', split {args.split}' if args.split else ''}: total {tree.stats.total}, {profile['tasks']} subproblems, "
           f"{args.workers} worker{'s' if args.workers != 1 else ''}, {wall:.1f} s wall")
     print(f"work  {work:9.1f} s   (CPU, summed over every subproblem and coordinator)")
     print(f"span  {span:9.1f} s   (the critical path)")

@@ -930,6 +930,44 @@ def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
     assert eager.root == one.root and eager.stats == one.stats
 
 
+def test_split_coordinates_big_sets_at_any_level_and_keeps_the_chains(monkeypatch):
+    """With split, every set of at least that many secrets is coordinated at any level (here 30, so sets two
+    guesses down too), without eager's side-by-side classes (the other guesses still run as chains):
+    the same tree and figures as without it, and the file records split, as its node count differs; the same
+    file for one worker and two."""
+    game = resolve_game("mastermind")
+    one = solve.solve_game(game, "average", workers=1)
+    levels, chains, spawned = [], [], []
+    coordinate, chain, spawn = coordinator.Coordinator.coordinate, coordinator.Coordinator._chain, coordinator.Coordinator._spawn
+
+    def counted(self, secrets, beta, history, depth, level, *rest):
+        levels.append(level)
+        return coordinate(self, secrets, beta, history, depth, level, *rest)
+
+    def chained(self, classes, total, beta, history, depth, level, scope):
+        chains.append(level)
+        return chain(self, classes, total, beta, history, depth, level, scope)
+
+    def spawned_as(self, fn, *args):
+        spawned.append(fn.__name__)
+        return spawn(self, fn, *args)
+
+    monkeypatch.setattr(coordinator.Coordinator, "coordinate", counted)
+    monkeypatch.setattr(coordinator.Coordinator, "_chain", chained)
+    monkeypatch.setattr(coordinator.Coordinator, "_spawn", spawned_as)
+    split = solve.solve_game(game, "average", workers=1, split=30)
+    assert max(levels) >= 2  # without split only the root (0) and its classes (1) are coordinated
+    assert max(chains) >= 3  # a coordinated set two guesses down still refutes its other guesses in chains
+    assert "_side_by_side" not in spawned  # eager's other guesses' classes all at once: never
+    assert split.root == one.root and split.stats == one.stats
+    # Real worker processes, the coordinators on threads: the same file, node count included.
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
+    assert solve.solve_game(game, "average", workers=2, split=30) == split
+    assert split.provenance.pop("split") == 30 and "split" not in one.provenance
+    split.provenance.pop("nodes"), one.provenance.pop("nodes")
+    assert split.provenance == one.provenance
+
+
 def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatch):
     """A busy main process handles each finished task 20 ms late: the result, nodes included, is the same."""
     game = resolve_game("mastermind")

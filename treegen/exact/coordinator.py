@@ -45,7 +45,7 @@ from .tables import is_int, search_tables, small_tree, wire_cost
 from .tasks import run_task
 from .warmup import CallbackInterrupts
 
-# With eager, sets of at least max(EAGER_SPLIT_MIN, size / 16) secrets are coordinated at any level.
+# With eager (and no split), sets of at least max(EAGER_SPLIT_MIN, size / 16) secrets are coordinated at any level.
 EAGER_SPLIT_MIN = 600
 
 
@@ -124,12 +124,12 @@ class TaskProgress:
 
 
 class Coordinator:
-    """One search of one game: the coordinators of the tree's top (and with eager, of every big set), an
-    executor for the rest, and the checkpoint store (None: no checkpoints)."""
+    """One search of one game: the coordinators of the tree's top (and with ``split`` or eager, of every big
+    set), an executor for the rest, and the checkpoint store (None: no checkpoints)."""
 
     def __init__(self, game: Game, cap: int | None, options: Options, hard: bool, extra: int, executor: Executor,
                  store: CheckpointStore | None, progress: TaskProgress, warn: Callable[[str], None],
-                 eager: bool = False, interrupts: CallbackInterrupts | None = None) -> None:
+                 eager: bool = False, interrupts: CallbackInterrupts | None = None, split: int | None = None) -> None:
         self.game = game
         self.cap = cap
         self.options = options
@@ -152,7 +152,13 @@ class Coordinator:
         # the biggest task was otherwise the 886 secrets after 0123 and 1456, 155 s alone; coordinated, its
         # critical path is 30 s, for 2.1 times the work (331 s of CPU over 10,053 tasks). A lower threshold
         # costs more: with 300, bulls-cows' eager search did 3.3 times the work for a path of 1.3 s, not 2.9.
-        self.split_eager = max(EAGER_SPLIT_MIN, game.size // 16)
+        # With split, every set of at least that many secrets at any level is coordinated, whether or not
+        # eager (which otherwise uses split_eager): the chains stay chains, so a failing guess still stops at
+        # its first failing class, but no single task is a long link of the critical path. On bc:5:8 (one
+        # worker) split 300 took the path from 57.5 s to 17.6 s of CPU for 1.49 times the work (211.5 s over
+        # 95,430 tasks against 142.1 s over 484); 150 (from level 2 down) gave 16.6 s: the path is then
+        # the chains' steps, not tasks (see docs/bc-5-10-plan.md).
+        self.split_any = split if split is not None else (max(EAGER_SPLIT_MIN, game.size // 16) if eager else None)
         # The memo by orbit across subproblems (with the orbits lever): the scope around the root, which
         # every outcome reaches (see Scope and _transferred).
         self.set_orbits = SetOrbits(game) if options.orbits else None
@@ -265,7 +271,7 @@ class Coordinator:
     def subproblem(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, level: int,
                    scope: Scope | None = None, need_tree: bool = True, lookup: bool = True):
         """The outcome of ``secrets`` with ``beta`` (a future): a task, or a coordinator for big sets
-        near the root (with ``eager``, for big sets at any level). ``scope``: the job that starts it (None:
+        near the root (with ``split`` or ``eager``, for big sets at any level). ``scope``: the job that starts it (None:
         the scope around the root); ``need_tree``: whether a coordinator must find the trees of its best guess's classes
         whose values were carried over (see _fill_holes); ``lookup``: whether an equivalent set's outcome
         may answer this set itself (see _transferred)."""
@@ -281,7 +287,7 @@ class Coordinator:
             found = self._transferred(scope, secrets, beta, depth)
             if found is not None:
                 return _Done(found)
-        if level == 0 or (level == 1 and n >= self.split_min) or (self.eager and n >= self.split_eager):
+        if level == 0 or (level == 1 and n >= self.split_min) or (self.split_any is not None and n >= self.split_any):
             return self._spawn(self.coordinate, secrets, beta, history, depth, level, scope, need_tree)
         return self.task(secrets, beta, history, depth, scope)
 

@@ -68,6 +68,7 @@ def solve_game(
     address: str | None = None,
     profile: dict | None = None,
     eager: bool = False,
+    split: int | None = None,
 ) -> Tree:
     """The optimal tree of ``game`` (a Game, or a name for ``rules.resolve_game``) for ``objective``,
     checked, with its proof figures in provenance.
@@ -85,8 +86,8 @@ def solve_game(
     ``timings()``, whose dict is added to the provenance at the end (None: the file records no timings,
     so rebuilding gives the same bytes). ``consistent_only``: hard mode, every guess a possible secret.
     Raises Infeasible (a TreegenError) when no tree fits in ``max_guesses``, SearchBug when the tree built
-    does not achieve what the search proved; an unknown game or objective, ``workers`` or ``max_guesses``
-    below 1 are TreegenErrors, a game or number of the wrong type an ``ArgumentTypeError`` (a TypeError
+    does not achieve what the search proved; an unknown game or objective, ``workers``, ``max_guesses`` or
+    ``split`` below 1 are TreegenErrors, a game or number of the wrong type an ``ArgumentTypeError`` (a TypeError
     too), all before any work. ``workers`` above 1 start worker processes: see :class:`executors.ProcessExecutor`
     for when a script needs an ``if __name__ == "__main__":`` guard. ``profile``, if given, receives the
     measured ``work`` and ``span`` seconds of the search after the cap is settled (see :class:`contracts.Outcome`)
@@ -98,19 +99,26 @@ def solve_game(
     way); the node count in the provenance is not, so ``eager`` is recorded there. With ``eager`` every
     set of at least ``max(600, size / 16)`` secrets is coordinated too, not only the root and its biggest
     classes, so that no single task is a long link of the critical path.
+    ``split``: every set of at least ``split`` secrets, at any depth, is coordinated (with or without
+    ``eager``, instead of its threshold), while the classes of a guess other than the first are still searched
+    one after another (unless ``eager``): for many workers, a shorter critical path for more work and many
+    more subproblems. The tree is the same; the node count is not, so ``split`` is recorded in the provenance.
+    Its coordinators' own scans run in this process (a third of the work on bc:5:8 at 300), so it is for
+    measuring the schedule (scripts/critical_path.py), not a command-line option yet (docs/search.md).
     """
     game = _game_and_objective(game, objective, "solve_game")
     workers = _count_argument("workers", workers)
     max_guesses = None if max_guesses is None else _count_argument("max_guesses", max_guesses)
+    split = None if split is None else _count_argument("split", split)
     # A Ctrl-C that LLVM's callbacks swallow while a kernel compiles is raised, not printed and lost.
     with CallbackInterrupts() as interrupts:
         return _solve(game, objective, max_guesses, workers, checkpoint, progress, options, warn, timings,
-                      consistent_only, executor, address, profile, eager, interrupts)
+                      consistent_only, executor, address, profile, eager, interrupts, split)
 
 
 def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: int, checkpoint: str | None,
            progress, options: Options, warn, timings, consistent_only: bool, executor: str, address: str | None,
-           profile: dict | None, eager: bool, interrupts: CallbackInterrupts) -> Tree:
+           profile: dict | None, eager: bool, interrupts: CallbackInterrupts, split: int | None) -> Tree:
     """solve_game once its arguments are checked."""
     check_memory(game)
     options = options.resolved(game)  # orbits decided by the game's size and the memo (so in a checkpoint's key)
@@ -134,7 +142,7 @@ def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: i
         used, _ = plan_workers(game, workers)
     extra = crush_price(objective, cap, game.size)
     run = Coordinator(game, cap, options, consistent_only, extra, make_executor(executor, used, address), store, report,
-                      warn, eager, interrupts)
+                      warn, eager, interrupts, split)
     try:
         depth = cap if cap is not None else UNCAPPED
         outcome = run.subproblem(secrets, INF, (), depth, 0).result()
@@ -145,7 +153,7 @@ def _solve(game: Game, objective: Objective, max_guesses: int | None, workers: i
     if not outcome.exact:
         raise Infeasible(f"no strategy solves every secret of {game.name} within {cap} guesses")
     return _proved_tree(game, objective, max_guesses, cap, worst, consistent_only, extra, outcome, nodes + run.nodes,
-                        timings, eager)
+                        timings, eager, split)
 
 
 def solve_certified(
@@ -181,7 +189,7 @@ def solve_certified(
 
 def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int | None, worst: int | None, hard: bool,
                  extra: int, outcome: Outcome, nodes: int, timings: Callable[[], dict] | None,
-                 eager: bool = False) -> Tree:
+                 eager: bool = False, split: int | None = None) -> Tree:
     """The tree of a finished search with its proof figures, after checking that it achieves them
     (``asked``: the cap the user gave, which names the strategy; ``cap``: the one the search used;
     ``extra``: the crush price, so that the proved cost is total + extra * (secrets at the cap))."""
@@ -204,6 +212,8 @@ def _proved_tree(game: Game, objective: Objective, asked: int | None, cap: int |
     provenance["nodes"] = nodes
     if eager:
         provenance["eager"] = True  # the node count depends on it (see solve_game)
+    if split is not None:
+        provenance["split"] = split  # so does this
     provenance["treegen"] = __version__
     if timings is not None:
         provenance.update(timings())
