@@ -4,6 +4,7 @@
     python scripts/estimate_work.py --game bc:5:10 --calibration cal.json --k 3 --limit 60 --seed 2  # ~10 min
     python scripts/estimate_work.py --game bc:5:10 --budget 30 --k 2 --limit 120 --seed 1
     python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10    # coordinated classes' work and span
+    python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10 --split-divisor 22   # the same with solve --split
     python scripts/estimate_work.py --kernels --game bc:5:10         # ns per code-secret pair of two kernels
     python scripts/estimate_work.py --game mm:5:8 --calibrate mm:5:4,mm:5:5,mm:5:6@120 --span-games mm:5:6 --others 2
 
@@ -45,6 +46,9 @@ The method (docs/bc-5-10-plan.md says why and how well it does):
    on the coordinated classes of smaller games, whose later waves' chains follow one another. With
    ``--others``, the root's second wave is added: the other first guesses' chains side by side, each
    chain's classes one after another (the sum of their spans, as if each chain ran to its end).
+   With ``--split-divisor D`` the schedule is ``solve --split N``'s with N = codes / D, in the span games
+   and the target alike: every class of at least min(N, max(600, codes / 8)) secrets is coordinated, its
+   span the fraction measured with the same divisor, and the work grows by the factor measured there.
 
 Figures are CPU seconds of one core of this machine (user + sys of the child that solved the set).
 Sampling is deterministic for a given --seed; only the timings vary.
@@ -509,10 +513,23 @@ def estimate_classes(solver: Solver, first: int, root: Expansion, r: RatioModel,
     return rows
 
 
-def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
-    """Each class of ``spec``'s first guess that the coordinator coordinates (at least max(600, codes /
-    8) secrets) searched by ``treegen.exact.coordinator.Coordinator`` inline, as in a whole run's first wave:
-    (n, the solver's T alone, the coordinator's work, its span), all in CPU seconds of one process."""
+def split_size(game, divisor: float | None) -> int | None:
+    """The ``solve --split`` size of ``--split-divisor``: the game's codes / divisor (None: no split)."""
+    return None if divisor is None else max(3, int(game.size // divisor))
+
+
+def coordinated_size(game, divisor: float | None) -> int:
+    """The least class of the first guess that the coordinator coordinates: max(600, codes / 8), or the
+    split size if smaller."""
+    split = split_size(game, divisor)
+    return max(600, game.size // 8) if split is None else min(max(600, game.size // 8), split)
+
+
+def coordinated_spans(spec: str, say, divisor: float | None = None) -> list[tuple[int, float, float, float]]:
+    """Each class of ``spec``'s first guess that the coordinator coordinates (see coordinated_size) searched
+    by ``treegen.exact.coordinator.Coordinator`` inline, as in a whole run's first wave, with ``solve
+    --split`` at the game's codes / ``divisor`` if given: (n, the solver's T alone, the coordinator's work,
+    its span), all in CPU seconds of one process."""
     from treegen.exact.coordinator import Coordinator, TaskProgress
     from treegen.exact.executors import InlineExecutor
     from treegen.exact.options import Options
@@ -522,16 +539,17 @@ def coordinated_spans(spec: str, say) -> list[tuple[int, float, float, float]]:
     first, root = first_guess(game, solver)
     out = []
     for hint, cls in zip(root.hints, root.classes):
-        if cls.shape[0] < max(600, game.size // 8):
+        if cls.shape[0] < coordinated_size(game, divisor):
             continue
         alone = solve_forked(solver, cls, (first,), None)
         run = Coordinator(game, None, Options(orbits=ORBITS), False, 0, InlineExecutor(), None, TaskProgress(None),
-                          lambda m: None)
+                          lambda m: None, split=split_size(game, divisor))
         outcome = run.subproblem(cls, INF, (first,), UNCAPPED - 1, 1).result()
         assert outcome.exact and outcome.value == alone.value, (outcome.value, alone.value)
         out.append((int(cls.shape[0]), alone.cpu, outcome.work, outcome.span))
         say(f"  {spec} {format_hint(game, hint):>5} n={cls.shape[0]:5d}: alone {alone.cpu:7.2f} s; coordinated "
-            f"work {outcome.work:7.2f} s, span {outcome.span:7.2f} s (span / alone {outcome.span / alone.cpu:.2f})")
+            f"work {outcome.work:7.2f} s (x{outcome.work / alone.cpu:.2f}), span {outcome.span:7.2f} s (span / alone "
+            f"{outcome.span / alone.cpu:.3f})" + (f", split {split_size(game, divisor)}" if divisor else ""))
     return out
 
 
@@ -588,6 +606,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="games whose coordinated classes' span / work calibrates the critical path")
     parser.add_argument("--spans", metavar="GAMES",
                         help="only measure the coordinated classes' work and span in these games")
+    parser.add_argument("--split-divisor", type=float, default=None, metavar="D",
+                        help="the schedule of solve --split N with N = codes / D, for the span games and the "
+                             "target alike (default: solve's default schedule)")
+    parser.add_argument("--span-min", type=float, default=0.0, metavar="S",
+                        help="take span fractions only from span-game classes that the solver alone takes at "
+                             "least S CPU seconds to search (default 0: all); a class of a twentieth of a second "
+                             "is mostly the coordinator's scans, unlike the classes of hours it stands for")
     parser.add_argument("--kernels", action="store_true",
                         help="only time the bound and scan kernels per code-secret pair (target and bc:4:10)")
     parser.add_argument("--calibration", metavar="FILE",
@@ -634,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.spans:
         warm_up()
         for spec in args.spans.split(","):
-            coordinated_spans(spec, say)
+            coordinated_spans(spec, say, args.split_divisor)
         return 0
     if args.kernels:
         warm_up()
@@ -745,11 +770,22 @@ def main(argv: list[str] | None = None) -> int:
     # coordinator's split size is one task: its span is its work. A coordinated class's span was
     # measured (--span-games) as a fraction of its work alone: the best-first guess's classes run side by
     # side, but the other guesses' chains, whose tasks each start from a fresh memo, follow one another wave by wave.
-    split_min = max(600, target.size // 8)
-    fractions = []
+    # With --split-divisor every set of at least the split size is coordinated at any depth: more classes
+    # of the root are coordinated, each with a smaller span fraction, and the coordinated work grows by the
+    # factor the span games measured (printed; Brent's bound below uses the highest).
+    split_min = coordinated_size(target, args.split_divisor)
+    fractions, overheads = [], []
     for spec in [x for x in args.span_games.split(",") if x]:
-        fractions += [sp / alone for _, alone, _, sp in coordinated_spans(spec, say)]
+        for _, alone, work, sp in coordinated_spans(spec, say, args.split_divisor):
+            if alone < args.span_min:
+                continue
+            fractions.append(sp / alone)
+            overheads.append(work / alone)
     lo_f, hi_f = (min(fractions), max(fractions)) if fractions else (0.0, 1.0)
+    over = max(overheads, default=1.0)
+    if args.split_divisor:
+        say(f"split {split_size(target, args.split_divisor)} (codes / {args.split_divisor:g}): coordinated work "
+            f"x{min(overheads, default=1.0):.2f} .. x{over:.2f} of the solver's alone in the span games")
 
     def class_spans(rows) -> list[tuple[str, int, str, float, float]]:
         """Each class's span, low and high, at its middle work estimate: (hint, n, how, low, high)."""
@@ -769,11 +805,15 @@ def main(argv: list[str] | None = None) -> int:
         say(f"  span of class {hint:5s} n={n:5d} ({how}): {sp_lo:.3g} .. {sp_hi:.3g} s")
     span_lo = root.scan_cpu + max(x[3] for x in spans)
     span_hi = root.scan_cpu + max(x[4] for x in spans)
+    # The schedule's work: the solver's, times the coordinated work's overhead with a split.
+    sched = tot[0] * (over if args.split_divisor else 1.0)
     say(f"critical path ~ {span_lo:.3g} .. {span_hi:.3g} s ({span_lo / 3600:.3g} .. {span_hi / 3600:.3g} h) at the "
-        f"middle work estimate; work / span = {tot[0] / span_hi:.1f} .. {tot[0] / span_lo:.1f}")
+        f"middle work estimate; work / span = {sched / span_hi:.1f} .. {sched / span_lo:.1f}"
+        + (f" (work x{over:.2f} with the split: {sched:.3g} s)" if args.split_divisor else ""))
     for p in (2, 64, 512):
-        say(f"  {p:3d} workers: about {(tot[0] / p + span_lo) / 3600:.3g} .. {(tot[0] / p + span_hi) / 3600:.3g} h "
-            f"(work / p + span, Brent; one solver's work, not the coordinator's)")
+        say(f"  {p:3d} workers: about {(sched / p + span_lo) / 3600:.3g} .. {(sched / p + span_hi) / 3600:.3g} h "
+            f"(work / p + span, Brent" + ("" if args.split_divisor else "; one solver's work, not the coordinator's")
+            + ")")
     say(f"leaves measured: {len(leaves)}, CPU {sum(x.solved.cpu for x in leaves):.0f} s, censored "
         f"{sum(x.solved.censored for x in leaves)}, largest child peak RSS {max((x.solved.rss_mb for x in leaves), default=0):.0f} MB")
     if not others or not args.others:
