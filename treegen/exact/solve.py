@@ -103,8 +103,9 @@ def solve_game(
     ``eager``, instead of its threshold), while the classes of a guess other than the first are still searched
     one after another (unless ``eager``): for many workers, a shorter critical path for more work and many
     more subproblems. The tree is the same; the node count is not, so ``split`` is recorded in the provenance.
-    Its coordinators' own scans run in this process (a third of the work on bc:5:8 at 300), so it is for
-    measuring the schedule (scripts/critical_path.py), not a command-line option yet (docs/search.md).
+    Its coordinators' own scans run in this process (a third of the work on bc:5:8 at 300) and its many small
+    subproblems cost more to hand out than to search, so it is for measuring the schedule
+    (scripts/critical_path.py), not a command-line option yet (docs/search.md).
     """
     game = _game_and_objective(game, objective, "solve_game")
     workers = _count_argument("workers", workers)
