@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eager", action="store_true",
                         help="every class of every guess side by side, and every big set coordinated (as solve --eager)")
     parser.add_argument("--split", type=int, default=None, metavar="N",
-                        help="coordinate every set of at least N secrets at any depth (as solve --split)")
+                        help="coordinate every set of at least N secrets at any depth (solve_game(split=N); not "
+                             "a treegen solve option, see docs/search.md)")
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     profile: dict = {}

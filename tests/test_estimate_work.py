@@ -139,8 +139,8 @@ def test_mm_estimate_runs_and_says_what_it_covers(ew, capsys):
     assert err.out == "" and err.err.count("\n") == 1 and "0000, 0001, 0011, 0012, 0123" in err.err
 
 
-def test_spans_with_a_split_divisor_coordinate_what_solve_split_would(ew, capsys):
-    """--split-divisor D measures ``solve --split N``'s schedule with N = codes / D: mm:3:4's classes are all
+def test_spans_with_a_split_divisor_coordinate_what_the_split_schedule_would(ew, capsys):
+    """--split-divisor D measures ``solve_game(split=N)``'s schedule with N = codes / D: mm:3:4's classes are all
     below the default's 600 secrets (no class coordinated), but with D = 8 each of at least 8 is, and its
     outcome is the solver's (coordinated_spans checks the value), its span at most its work."""
     assert ew.main(["--spans", "mm:3:4"]) == 0
