@@ -417,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(TREES_DIR, exist_ok=True)
     if args.table:
         chosen = []
+    from treegen.files import write_atomic
+
     times_path = os.path.join(TREES_DIR, ".build-seconds")  # JSON; not *.json, which holds only trees
 
     def read_times() -> dict:
@@ -434,9 +436,8 @@ def main(argv: list[str] | None = None) -> int:
         times[name] = round(seconds, 1)
         if checked is not None:
             times[certificate_name(name)] = round(checked, 1)
-        with open(times_path + ".tmp", "wb") as f:
-            f.write(orjson.dumps(times, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
-        os.replace(times_path + ".tmp", times_path)
+        write_atomic(times_path, orjson.dumps(times, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n",
+                     "build times", durable=False)
     rows = [(n, p, times.get(n), times.get(certificate_name(n))) for n, _, p in known
             if os.path.exists(os.path.join(TREES_DIR, n))]
     with open(os.path.join(TREES_DIR, "README.md"), "w") as f:

@@ -4,7 +4,7 @@
     python scripts/critical_path.py --game numbers-baseball --workers 2  # about 5 min of 2 cores (510 s of CPU)
     python scripts/critical_path.py --game numbers-baseball --workers 2 --eager  # 53 min (4800 s of CPU)
     python scripts/critical_path.py --game mm:4:8 --workers 2
-    python scripts/critical_path.py --game bc:5:8 --split 300    # about 4 min of one core (206 s of CPU)
+    python scripts/critical_path.py --game bc:5:8 --split 300    # about 4 min of one core (211 s of CPU)
 
 The schedule of subproblems is fixed (it does not depend on workers or timing), so its critical path, the
 longest chain of computing in which each piece waits for the one before (a coordinator's own scans, then
