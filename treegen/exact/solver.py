@@ -316,32 +316,8 @@ class Solver:
         best: Code | None = None
         start = 0
         while (step := self.next_open(scan, start, beta)) is not None:
-            classes = list(step.classes())
-            hist = history + (step.guess,)
-            # `total` holds each big class's best value so far (values[i], exact or not), which the
-            # searches replace: a lower bound of the guess's cost, exact once every class is.
-            values = [base for _h, _cls, base in classes]
-            exact = [False] * len(classes)
-            total = step.total
-            if self.options.shares and best is not None:
-
-                def search_class(i: int, class_beta: int) -> int:
-                    value = self.solve(classes[i][1], class_beta, hist, depth - 1)
-                    exact[i] = value < class_beta
-                    return value
-
-                total = share_slack(values, total, beta, search_class)
-            # Then search the big classes, the largest first: they decide most often that the guess
-            # cannot beat beta.
-            for i, (_h, cls, _base) in enumerate(classes):
-                if total >= beta:
-                    break
-                if exact[i]:
-                    continue
-                # The class may cost at most beta - (total - values[i]) for the guess to stay below beta.
-                value = self.solve(cls, beta - (total - values[i]), hist, depth - 1)
-                total += value - values[i]
-                values[i] = value
+            total = self.guess_cost(list(step.classes()), step.total, beta, history + (step.guess,), depth - 1,
+                                    self.options.shares and best is not None)
             if total < beta:
                 beta = total
                 best = step.guess
@@ -357,6 +333,39 @@ class Solver:
         if self.options.memo:
             self._remember(secrets, keydepth, MemoEntry(bound, False, None), orbit)
         return bound
+
+    def guess_cost(self, classes: list, total: int, beta: int, history: tuple[Code, ...], depth: int,
+                   shares: bool) -> int:
+        """The cost of one guess at a node, from its big ``classes`` ((dense hint, secrets, bound), largest
+        first, as OpenGuess.classes gives them) and ``total``, its bound with each big class at its bound;
+        ``history`` ends with the guess, and ``depth`` is what its classes have left. Same contract as
+        ``solve``: the exact cost if below ``beta`` (every class then solved exactly, in the memo), else a
+        lower bound >= beta. ``shares``: first search each big class under its share of the slack (see
+        share_slack), as for a guess searched once a better one is known."""
+        # `total` holds each big class's best value so far (values[i], exact or not), which the searches
+        # replace: a lower bound of the guess's cost, exact once every class is.
+        values = [base for _h, _cls, base in classes]
+        exact = [False] * len(classes)
+        if shares:
+
+            def search_class(i: int, class_beta: int) -> int:
+                value = self.solve(classes[i][1], class_beta, history, depth)
+                exact[i] = value < class_beta
+                return value
+
+            total = share_slack(values, total, beta, search_class)
+        # Then search the big classes, the largest first: they decide most often that the guess cannot
+        # beat beta.
+        for i, (_h, cls, _base) in enumerate(classes):
+            if total >= beta:
+                break
+            if exact[i]:
+                continue
+            # The class may cost at most beta - (total - values[i]) for the guess to stay below beta.
+            value = self.solve(cls, beta - (total - values[i]), history, depth)
+            total += value - values[i]
+            values[i] = value
+        return total
 
     def _remember(self, secrets: np.ndarray, keydepth: int, entry: MemoEntry, orbit: tuple[int, bytes] | None) -> None:
         """Put what a search learnt of a set in the memo, and under its ``orbit`` key in the memo by orbit
