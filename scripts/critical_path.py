@@ -4,7 +4,7 @@
     python scripts/critical_path.py --game numbers-baseball --workers 2  # about 5 min of 2 cores (510 s of CPU)
     python scripts/critical_path.py --game numbers-baseball --workers 2 --eager  # 53 min (4800 s of CPU)
     python scripts/critical_path.py --game mm:4:8 --workers 2
-    python scripts/critical_path.py --game bc:5:8 --split 300    # about 4 min of one core (211 s of CPU)
+    python scripts/critical_path.py --game bc:5:8 --split 300    # about 3 min of one core (183 s of CPU)
 
 The schedule of subproblems is fixed (it does not depend on workers or timing), so its critical path, the
 longest chain of computing in which each piece waits for the one before (a coordinator's own scans, then
@@ -34,8 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eager", action="store_true",
                         help="every class of every guess side by side, and every big set coordinated (as solve --eager)")
     parser.add_argument("--split", type=int, default=None, metavar="N",
-                        help="coordinate every set of at least N secrets at any depth (solve_game(split=N); not "
-                             "a treegen solve option, see docs/search.md)")
+                        help="coordinate every set of at least N secrets at any depth (as solve --split N)")
     args = parser.parse_args(argv)
     game = resolve_game(args.game)
     profile: dict = {}

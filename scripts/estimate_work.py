@@ -4,7 +4,7 @@
     python scripts/estimate_work.py --game bc:5:10 --calibration cal.json --k 3 --limit 60 --seed 2  # ~10 min
     python scripts/estimate_work.py --game bc:5:10 --budget 30 --k 2 --limit 120 --seed 1
     python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10    # coordinated classes' work and span
-    python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10 --split-divisor 22   # the same with solve_game(split=codes / 22)
+    python scripts/estimate_work.py --spans bc:4:9,bc:5:7,bc:4:10 --split-divisor 22   # the same with solve --split codes / 22
     python scripts/estimate_work.py --kernels --game bc:5:10         # ns per code-secret pair of two kernels
     python scripts/estimate_work.py --game mm:5:8 --calibrate mm:5:4,mm:5:5,mm:5:6@120 --span-games mm:5:6 --others 2
 
@@ -46,7 +46,7 @@ The method (docs/bc-5-10-plan.md says why and how well it does):
    on the coordinated classes of smaller games, whose later waves' chains follow one another. With
    ``--others``, the root's second wave is added: the other first guesses' chains side by side, each
    chain's classes one after another (the sum of their spans, as if each chain ran to its end).
-   With ``--split-divisor D`` the schedule is ``solve_game(split=N)``, N = codes / D, in the span games
+   With ``--split-divisor D`` the schedule is ``solve --split N``, N = codes / D, in the span games
    and the target alike: every class of at least min(N, max(600, codes / 8)) secrets is coordinated, its
    span the fraction measured with the same divisor, and the work grows by the factor measured there.
 
@@ -514,7 +514,7 @@ def estimate_classes(solver: Solver, first: int, root: Expansion, r: RatioModel,
 
 
 def split_size(game, divisor: float | None) -> int | None:
-    """The ``solve_game(split=...)`` size of ``--split-divisor``: the game's codes / divisor (None: no split)."""
+    """The ``solve --split`` size of ``--split-divisor``: the game's codes / divisor (None: no split)."""
     return None if divisor is None else max(3, int(game.size // divisor))
 
 
@@ -607,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spans", metavar="GAMES",
                         help="only measure the coordinated classes' work and span in these games")
     parser.add_argument("--split-divisor", type=float, default=None, metavar="D",
-                        help="the schedule of solve_game(split=N) with N = codes / D, for the span games and the "
+                        help="the schedule of solve --split N with N = codes / D, for the span games and the "
                              "target alike (default: solve's default schedule)")
     parser.add_argument("--span-min", type=float, default=0.0, metavar="S",
                         help="take span fractions only from span-game classes that the solver alone takes at "

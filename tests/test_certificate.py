@@ -403,7 +403,7 @@ def test_a_certified_solve_is_the_plain_solves_tree_and_certify_trees_certificat
 
 def test_a_certified_solve_refuses_what_it_cannot_honour(tmp_path):
     ck = tmp_path / "ck"
-    for extra in (["--checkpoint", str(ck)], ["--eager"], ["--executor", "ray"]):
+    for extra in (["--checkpoint", str(ck)], ["--eager"], ["--split", "30"], ["--executor", "ray"]):
         r = run("solve", "--game", "mm:3:4", "-q", "-o", str(tmp_path / "t.json"), "--certificate",
                 str(tmp_path / "t.cert"), *extra)
         assert r.returncode == 2 and extra[0] in r.stderr and "--certificate" in r.stderr

@@ -57,6 +57,16 @@ def test_eager_on_ray_gives_the_same_bytes_as_eager_processes(local_ray, monkeyp
     assert tree_to_bytes(on_ray) == tree_to_bytes(processes)
 
 
+def test_split_on_ray_gives_the_same_bytes_as_split_processes(local_ray, monkeypatch):
+    """Split's tasks (later waves' scans and tasks of guesses, besides subproblems) run on Ray too."""
+    game = resolve_game("mastermind")
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
+    processes = solve.solve_game(game, "average", workers=2, split=30)
+    on_ray = solve.solve_game(game, "average", workers=2, executor="ray", split=30)
+    assert processes.provenance["split"] == 30
+    assert tree_to_bytes(on_ray) == tree_to_bytes(processes)
+
+
 def test_the_command_on_ray(local_ray, tmp_path, capsys):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     assert run_main(capsys, "solve", "--game", "bc:3:6", "-q", "-o", str(a))[0] == 0

@@ -932,13 +932,21 @@ def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
 
 def test_split_coordinates_big_sets_at_any_level_and_keeps_the_chains(monkeypatch):
     """With split, every set of at least that many secrets is coordinated at any level (here 30, so sets two
-    guesses down too), without eager's side-by-side classes (the other guesses still run as chains):
-    the same tree and figures as without it, and the file records split, as its node count differs; the same
-    file for one worker and two."""
+    guesses down too), without eager's side-by-side classes (the other guesses still run as chains, and a
+    chain whose classes are all under split as one task): the same tree and figures as without it, and the
+    file records split, as its node count differs; the same file for one worker and two."""
     game = resolve_game("mastermind")
     one = solve.solve_game(game, "average", workers=1)
-    levels, chains, spawned = [], [], []
+    levels, chains, spawned, guessed = [], [], [], []
     coordinate, chain, spawn = coordinator.Coordinator.coordinate, coordinator.Coordinator._chain, coordinator.Coordinator._spawn
+    guesses_task = coordinator.Coordinator.guesses_task
+
+    def guesses_counted(self, secrets, guesses, beta, history, depth):
+        for g, *_bounds in guesses:
+            _members, starts, big = search_kernels.split_classes(self.tables.table, g, secrets, self.tables.nh,
+                                                                  self.tables.win)
+            guessed.append((len(history), max(starts[h + 1] - starts[h] for h in big)))
+        return guesses_task(self, secrets, guesses, beta, history, depth)
 
     def counted(self, secrets, beta, history, depth, level, *rest):
         levels.append(level)
@@ -955,9 +963,13 @@ def test_split_coordinates_big_sets_at_any_level_and_keeps_the_chains(monkeypatc
     monkeypatch.setattr(coordinator.Coordinator, "coordinate", counted)
     monkeypatch.setattr(coordinator.Coordinator, "_chain", chained)
     monkeypatch.setattr(coordinator.Coordinator, "_spawn", spawned_as)
+    monkeypatch.setattr(coordinator.Coordinator, "guesses_task", guesses_counted)
     split = solve.solve_game(game, "average", workers=1, split=30)
     assert max(levels) >= 2  # without split only the root (0) and its classes (1) are coordinated
-    assert max(chains) >= 3  # a coordinated set two guesses down still refutes its other guesses in chains
+    assert chains  # a guess with a class of 30 or more secrets is still refuted in a chain
+    # A coordinated set two guesses down refutes its other guesses whose classes are all under 30 secrets in
+    # tasks of guesses.
+    assert max(depth for depth, _most in guessed) >= 2 and max(most for _depth, most in guessed) < 30
     assert "_side_by_side" not in spawned  # eager's other guesses' classes all at once: never
     assert split.root == one.root and split.stats == one.stats
     # Real worker processes, the coordinators on threads: the same file, node count included.
@@ -966,6 +978,50 @@ def test_split_coordinates_big_sets_at_any_level_and_keeps_the_chains(monkeypatc
     assert split.provenance.pop("split") == 30 and "split" not in one.provenance
     split.provenance.pop("nodes"), one.provenance.pop("nodes")
     assert split.provenance == one.provenance
+
+
+def test_the_command_offers_split(tmp_path):
+    """`treegen solve --split N`: the same tree as without it, the file records split; N must be a whole
+    number of at least 1 (one line, exit 2, no file)."""
+    plain, split = tmp_path / "plain.json", tmp_path / "split.json"
+    assert run("solve", "--game", "mastermind", "-q", "-o", str(plain)).returncode == 0
+    assert run("solve", "--game", "mastermind", "-q", "--split", "30", "-o", str(split)).returncode == 0
+    a, b = load_tree(plain), load_tree(split)
+    assert a.root == b.root and b.provenance["split"] == 30 and "split" not in a.provenance
+    for bad in ("0", "-3", "x", "1.5"):
+        r = run("solve", "--game", "mastermind", "-q", "--split", bad, "-o", str(tmp_path / "bad.json"))
+        assert r.returncode == 2 and "--split" in r.stderr and r.stderr.count("\n") == 1
+    assert not (tmp_path / "bad.json").exists()
+
+
+def test_split_checkpoints_its_scans_and_guesses_and_checks_them_on_reuse(tmp_path):
+    """With split, a later wave's scan and its tasks of guesses are checkpoint entries too: a rerun reuses
+    every entry and gives the same tree and figures; an entry of guesses made wrong (its checksum
+    recomputed, so that only the entry's own check can see it) is reported in one line and recomputed."""
+    game = resolve_game("mastermind")
+    ckpt = tmp_path / "ckpt"
+    first = solve_game(game, "average", workers=1, split=30, checkpoint=str(ckpt))
+    entries = {p: json.loads(p.read_bytes()) for p in ckpt.glob("*.json") if p.name != checkpoint.MANIFEST}
+    scans = [p for p, e in entries.items() if "scan_beta" in e["task"]]
+    batches = [p for p, e in entries.items() if "guesses" in e["task"]]
+    assert scans and batches and len(scans) + len(batches) < len(entries)  # and subproblems
+    files = _checkpoints(ckpt)
+    assert solve_game(game, "average", workers=1, split=30, checkpoint=str(ckpt)) == first
+    assert _checkpoints(ckpt) == files  # every entry reused, none written again
+    path = batches[0]
+    entry = entries[path]
+    item = entry["outcome"]["outcomes"][0]
+    if item["exact"]:
+        item["tree"][0] = (item["tree"][0] + 1) % len(game.codes)  # a tree that is not its guess's
+    else:
+        item["exact"] = True  # a bound said to be exact
+    del entry["sha256"]
+    entry["sha256"] = checkpoint._digest(entry)
+    path.write_bytes(json.dumps(entry).encode())
+    warnings = []
+    assert solve_game(game, "average", workers=1, split=30, checkpoint=str(ckpt), warn=warnings.append) == first
+    assert len(warnings) == 1 and "recomputing it" in warnings[0]
+    assert json.loads(path.read_bytes())["outcome"]["outcomes"][0] != item  # written again, right
 
 
 def test_worker_processes_count_every_node_when_the_main_process_lags(monkeypatch):

@@ -70,6 +70,48 @@ class Outcome(Cost):
         return cls(d["value"], d["exact"], d["nodes"], d["tree"])
 
 
+@dataclass(frozen=True, slots=True)
+class GuessOutcomes:
+    """What a task of guesses (tasks.run_guesses) found: the outcome of each guess it took, in order, a
+    prefix of those it was given (at least one). Each is its set's :class:`Outcome` with its first guess
+    fixed to that guess: the exact cost below beta with a tree whose root is the guess, else a bound."""
+
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def nodes(self) -> int:
+        return sum(o.nodes for o in self.outcomes)
+
+    def to_obj(self) -> dict:
+        return {"outcomes": [o.to_obj() for o in self.outcomes]}
+
+    @classmethod
+    def from_obj(cls, d: dict) -> GuessOutcomes:
+        return cls(tuple(Outcome.from_obj(o) for o in d["outcomes"]))
+
+
+@dataclass(frozen=True, slots=True)
+class OpenGuesses:
+    """A set's guesses still open in a later wave (tasks.run_open), as ``Solver.next_open`` finds them:
+    for each, (its index in the set's scan, the guess, its total, the dense hints of its big classes and
+    their bounds: OpenGuess's); ``least``, the least bound >= beta of the guesses refuted on the way;
+    ``nodes``, the work counted; ``work``, a measurement as Outcome's."""
+
+    guesses: tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], ...]
+    least: int
+    nodes: int
+    work: float = field(default=0.0, compare=False)
+
+    def to_obj(self) -> dict:
+        return {"guesses": [list(g[:3]) + [list(g[3]), list(g[4])] for g in self.guesses], "least": self.least,
+                "nodes": self.nodes}
+
+    @classmethod
+    def from_obj(cls, d: dict) -> OpenGuesses:
+        return cls(tuple((i, g, t, tuple(big), tuple(base)) for i, g, t, big, base in d["guesses"]), d["least"],
+                   d["nodes"])
+
+
 class Infeasible(TreegenError):
     """No strategy solves every secret within the cap: a proven fact, not a usage error, though a
     TreegenError (one line for a human) like the others; the command exits 1 for it, not 2."""

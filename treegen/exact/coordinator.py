@@ -36,17 +36,21 @@ import numpy as np
 
 from ..rules import Code, Game, TreegenError
 from .checkpoint import CheckpointStopped, CheckpointStore
-from .contracts import INF, Cost, Outcome, SearchBug
+from .contracts import INF, Cost, GuessOutcomes, OpenGuesses, Outcome, SearchBug
 from .executors import Executor
 from .memo import SetOrbits
 from .options import Options
+from .search_kernels import split_classes
 from .solver import Solver, share_slack
 from .tables import is_int, search_tables, small_tree, wire_cost
-from .tasks import run_task
+from .tasks import run_guesses, run_open, run_task
 from .warmup import CallbackInterrupts
 
 # With eager (and no split), sets of at least max(EAGER_SPLIT_MIN, size / 16) secrets are coordinated at any level.
 EAGER_SPLIT_MIN = 600
+# With split, a task of guesses (tasks.run_guesses) stops after the guess that brings its work to this many
+# nodes (see Coordinator._batch).
+GUESS_BATCH_NODES = 20_000
 
 
 def _cancelled() -> Future:
@@ -186,9 +190,11 @@ class Coordinator:
         return {"secrets": hashlib.sha256(secrets.tobytes()).hexdigest(), "n": int(secrets.shape[0]),
                 "beta": beta, "history": list(history), "depth": depth}
 
-    def _checker(self, secrets: np.ndarray, beta: int, depth: int) -> Callable[[dict], str | None]:
+    def _checker(self, secrets: np.ndarray, beta: int, depth: int,
+                 guess: Code | None = None) -> Callable[[dict], str | None]:
         """What a stored outcome must satisfy: the right shape, exact exactly when below beta, and an
-        exact value that is the total of the tree stored with it."""
+        exact value that is the total of the tree stored with it (whose root is ``guess``, if given: a
+        guess's outcome in a task of guesses)."""
 
         def check(d) -> str | None:
             if not (isinstance(d, dict) and is_int(d.get("value")) and isinstance(d.get("exact"), bool)
@@ -205,6 +211,8 @@ class Coordinator:
                     return "its tree does not solve the subproblem's secrets"
                 if cost != value:
                     return f"it claims value {value} but its tree costs {cost}"
+                if guess is not None and d["tree"][0] != guess:
+                    return f"its tree starts with {d['tree'][0]}, not with its guess {guess}"
             elif d.get("tree") is not None:
                 return "a bound with a tree"
             return None
@@ -212,37 +220,89 @@ class Coordinator:
         return check
 
     def task(self, secrets: np.ndarray, beta: int, history: tuple[Code, ...], depth: int, scope: Scope) -> Future:
+        """A subproblem as a task (tasks.run_task), its outcome noted in ``scope`` (see _finished)."""
+        key = self._task_key(secrets, beta, history, depth) if self.store else None
+        return self._submit(run_task, (secrets, beta, history, depth), Outcome, key,
+                            lambda: self._checker(secrets, beta, depth), (scope, secrets, depth))
+
+    def open_task(self, secrets: np.ndarray, scan_beta: int, beta: int, history: tuple[Code, ...], depth: int,
+                  start: int) -> Future:
+        """A later wave's scan as a task (tasks.run_open): the open guesses of ``secrets``'s scan under
+        ``scan_beta`` from index ``start``, under ``beta``."""
+        key = None
+        if self.store is not None:
+            key = dict(self._task_key(secrets, beta, history, depth), scan_beta=scan_beta, start=start)
+
+        def check(d) -> str | None:
+            try:
+                found = OpenGuesses.from_obj(d)
+                well_formed = (all(is_int(x) for g in found.guesses for x in (*g[:3], *g[3], *g[4]))
+                               and all(len(g[3]) == len(g[4]) for g in found.guesses)
+                               and is_int(found.least) and is_int(found.nodes))
+            except (KeyError, TypeError, ValueError):
+                well_formed = False
+            return None if well_formed else "malformed open guesses"
+
+        return self._submit(run_open, (secrets, scan_beta, beta, history, depth, start), OpenGuesses, key,
+                            lambda: check, None)
+
+    def guesses_task(self, secrets: np.ndarray, guesses: list, beta: int, history: tuple[Code, ...],
+                     depth: int) -> Future:
+        """Guesses of ``secrets`` as one task (tasks.run_guesses, with the budget GUESS_BATCH_NODES): each
+        guess's outcome is the set's with its first guess fixed, so none is noted for the memo by orbit;
+        the checkpoint key holds the guesses."""
+        key = None
+        if self.store is not None:
+            key = dict(self._task_key(secrets, beta, history, depth), guesses=[list(g[:2]) for g in guesses],
+                       budget=GUESS_BATCH_NODES)
+
+        def check(d) -> str | None:
+            items = d.get("outcomes") if isinstance(d, dict) else None
+            if not isinstance(items, list) or not 1 <= len(items) <= len(guesses):
+                return "malformed outcomes of guesses"
+            for item, (guess, *_rest) in zip(items, guesses):
+                problem = self._checker(secrets, beta, depth, guess)(item)
+                if problem is not None:
+                    return problem
+            return None
+
+        return self._submit(run_guesses, (secrets, guesses, beta, history, depth, GUESS_BATCH_NODES), GuessOutcomes,
+                            key, lambda: check, None)
+
+    def _submit(self, fn, args: tuple, kind: type, key: dict | None, checker: Callable, note: tuple | None) -> Future:
+        """``fn(game, cap, options, hard, extra, *args)``, whose result is a ``kind`` (Outcome, OpenGuesses or
+        GuessOutcomes), on the executor, or its checkpoint entry under ``key`` if one is stored that
+        ``checker()`` accepts; ``note``: what _done notes the outcome under (None: nothing)."""
         if self.closed:
             return _cancelled()
         if self.interrupts is not None:
             self.interrupts.check()
         self.progress.add()
-        key = self._task_key(secrets, beta, history, depth) if self.store else None
         if self.store is not None:
-            stored = self.store.load(key, self._checker(secrets, beta, depth))
+            stored = self.store.load(key, checker())
             if stored is not None:
                 fut: Future = Future()
-                fut.set_result(Outcome.from_obj(stored))
-                self._done(fut, None, None, (scope, secrets, depth))
+                fut.set_result(kind.from_obj(stored))
+                self._done(fut, None, None, note)
                 return fut
-        inner = self.executor.submit(run_task, self.game, self.cap, self.options, self.hard, self.extra, secrets,
-                                     beta, history, depth)
+        inner = self.executor.submit(fn, self.game, self.cap, self.options, self.hard, self.extra, *args)
         # Whoever waits sees the outcome only once its nodes are counted and its checkpoint is on disk.
         outer: Future = Future()
-        inner.add_done_callback(lambda f: self._settle(f, key, outer, (scope, secrets, depth)))
+        inner.add_done_callback(lambda f: self._settle(f, key, outer, note))
         return outer
 
-    def _settle(self, fut: Future, key: dict | None, outer: Future, task: tuple) -> None:
+    def _settle(self, fut: Future, key: dict | None, outer: Future, note: tuple | None) -> None:
         try:
-            self._done(fut, key, outer, task)
+            self._done(fut, key, outer, note)
         except BaseException as exc:  # never leave a waiter hanging
             if not outer.done():
                 outer.set_exception(exc)
 
-    def _done(self, fut: Future, key: dict | None, outer: Future | None, task: tuple) -> None:
-        """A task's outcome arrived: count it, checkpoint it and note it for the memo by orbit (``task``:
-        the scope it was started in, its secrets and depth) before whoever waits on ``outer`` sees it, so
-        that a scope that publishes once its subproblems are over publishes it (see Scope)."""
+    def _done(self, fut: Future, key: dict | None, outer: Future | None, note: tuple | None) -> None:
+        """A task's outcome arrived: count it, checkpoint it and note it for the memo by orbit (``note``:
+        the scope it was started in, its secrets and depth; None for split's scans and tasks of guesses, whose
+        outcomes are not their sets') before whoever waits on ``outer`` sees it, so that a scope that publishes once its
+        subproblems are over publishes it (see Scope)."""
         if fut.cancelled():
             if outer is not None:
                 outer.cancel()
@@ -253,7 +313,8 @@ class Coordinator:
             return
         outcome = fut.result()
         self.count(outcome.nodes)
-        self._finished(*task, outcome)
+        if note is not None:
+            self._finished(*note, outcome)
         if key is not None and self.store is not None:
             try:
                 self.store.save(key, outcome.to_obj())
@@ -305,6 +366,7 @@ class Coordinator:
         clock = time.thread_time()
         solver = Solver(self.game, self.cap, self.options, self.hard, self.extra)
         scan = solver.scan(secrets, beta, history, depth)
+        scan_beta = beta
         best: tuple[Code, np.ndarray, np.ndarray, dict] | None = None  # guess, its classes, their outcomes
         start = 0
         # Measurements only: the coordinator's own seconds (its scans, timed apart from the subproblems
@@ -324,34 +386,41 @@ class Coordinator:
             # CPU over a path of 79 s; as chains, 36 s over 7 s.)
             wave_beta = beta
             jobs = []
-            while True:
-                clock = time.thread_time()
-                step = solver.next_open(scan, start, wave_beta, scan_all=True)
-                own += time.thread_time() - clock
-                if step is None:
-                    break
-                classes = list(step.classes())
-                total = step.total
-                g = step.guess
-                # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
-                if first:
-                    # The best-first guess: likely the best, so every class is needed exactly. All at once.
-                    job = _Done(self._side_by_side(classes, total, wave_beta, history + (g,), depth - 1, level + 1,
-                                                   here, need_tree))
-                elif self.eager:
-                    # Eager: the others' classes all at once too. A failing guess then pays for classes that a
-                    # chain would have skipped, but the wave waits only for its longest class, not for sums.
-                    job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1, level + 1,
-                                      here, False)
-                else:
-                    # The others mostly fail: search their classes one by one, the largest first (each
-                    # with its share of the slack first), so a failure stops at the first class that shows
-                    # it; the guesses run side by side.
-                    job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1, here)
-                jobs.append((g, step.members, step.starts, job))
-                start = step.index + 1
-                if first:
-                    break
+            if not first and self.split_any is not None and not self.eager:
+                # With split, the later wave's scan and most of its guesses run on the workers (see _split_wave).
+                jobs, scan_work = self._split_wave(scan, secrets, scan_beta, wave_beta, history, depth, level, here,
+                                                   start)
+                own += scan_work
+                step = None
+            else:
+                while True:
+                    clock = time.thread_time()
+                    step = solver.next_open(scan, start, wave_beta, scan_all=True)
+                    own += time.thread_time() - clock
+                    if step is None:
+                        break
+                    classes = list(step.classes())
+                    total = step.total
+                    g = step.guess
+                    # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
+                    if first:
+                        # The best-first guess: likely the best, so every class is needed exactly. All at once.
+                        job = _Done(self._side_by_side(classes, total, wave_beta, history + (g,), depth - 1, level + 1,
+                                                       here, need_tree))
+                    elif self.eager:
+                        # Eager: the others' classes all at once too. A failing guess then pays for classes that a
+                        # chain would have skipped, but the wave waits only for its longest class, not for sums.
+                        job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1, level + 1,
+                                          here, False)
+                    else:
+                        # The others mostly fail: search their classes one by one, the largest first (each
+                        # with its share of the slack first), so a failure stops at the first class that shows
+                        # it; the guesses run side by side.
+                        job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1, here)
+                    jobs.append((g, step.members, step.starts, job))
+                    start = step.index + 1
+                    if first:
+                        break
             first = False
             if step is None:
                 start = scan.guesses.shape[0]
@@ -507,6 +576,83 @@ class Coordinator:
         futures = [(h, base, self.subproblem(cls, beta - (total - base), history, depth, level, scope, need_tree))
                    for h, cls, base in classes]
         return self._gather(total, futures)
+
+    def _split_wave(self, scan, secrets: np.ndarray, scan_beta: int, beta: int, history: tuple[Code, ...], depth: int,
+                    level: int, scope: Scope, start: int) -> tuple[list, float]:
+        """A coordinated set's later wave with split: its jobs (guess, members, starts, job), in the scan's
+        order, and the seconds of its scan. ``scan``: the set's scan (under ``scan_beta``), whose ``least``
+        this lowers; ``start``: the index after the first wave's guess.
+
+        With split most coordinated sets are small and most of their guesses fail at once, so the
+        coordinator's own scans and the many short chains, not the big tasks, made the schedule (bc:5:8,
+        split 300: the scans were 71.0 s of 217.6 s of CPU, on the driver's threads under one interpreter
+        lock, and 94,946 of its 95,430 subproblems were steps of chains, each handed out and taken back at
+        some 2.8 ms of CPU). So the scan is a task (tasks.run_open, the same guesses in the same order,
+        those still open under the wave's beta). (Started beside the first wave, under the set's own beta,
+        it lengthened bc:5:8's path from 19.3 s to 22.0 s: under a beta far above the wave's, the root's
+        INF among them, it raises every class of every guess.) A guess with a class of at least ``split`` secrets keeps its chain, whose
+        classes are coordinated; the others are searched in tasks of guesses (see _batch), each as its
+        chain would be, one memo across a task's guesses."""
+        opened = self.open_task(secrets, scan_beta, beta, history, depth, start).result()
+        scan.least = min(scan.least, opened.least)
+        t = self.tables
+        jobs: list[list] = []
+        batched = []  # (where in jobs, the guess as run_guesses takes it)
+        for _index, g, total, big, base in opened.guesses:
+            members, starts, _ = split_classes(t.table, g, secrets, t.nh, t.win)
+            classes = [(h, members[starts[h] : starts[h + 1]], b) for h, b in zip(big, base)]
+            job = None
+            if any(cls.shape[0] >= self.split_any for _h, cls, _b in classes):
+                job = self._spawn(self._chain, classes, total, beta, history + (g,), depth - 1, level + 1, scope)
+            else:
+                batched.append((len(jobs), (g, total, big, base)))
+            jobs.append([g, members, starts, job])
+        if batched:
+            found = self._batch(secrets, [guess for _j, guess in batched], beta, history, depth)
+            for (j, _guess), (outcome, span) in zip(batched, found):
+                _g, members, starts, _job = jobs[j]
+                value, subtrees, work, _span = self._guess_outcome(outcome, members, starts, depth)
+                jobs[j][3] = _Done((value, subtrees, work, span))
+        return [tuple(job) for job in jobs], opened.work
+
+    def _batch(self, secrets: np.ndarray, guesses: list, beta: int, history: tuple[Code, ...],
+               depth: int) -> list[tuple[Outcome, float]]:
+        """Guesses of one set (as tasks.run_guesses takes them) searched in tasks of guesses: one takes them
+        in turn until its budget of nodes (GUESS_BATCH_NODES) is spent, and what it leaves is cut in parts of
+        as many guesses as it took, each part searched so in turn, side by side. Most guesses fail in a few milliseconds, so one task takes
+        many; a long one ends its task, and the guesses after it spread over the workers. Budgets count
+        nodes, so what each task takes never depends on timing. Returns each guess's outcome (the set's
+        with its first guess fixed) with its span: the tasks it waited for, its own included."""
+        got = self.guesses_task(secrets, guesses, beta, history, depth).result().outcomes
+        span = sum(o.work for o in got)
+        found = [(o, span) for o in got]
+        rest = guesses[len(got) :]
+        if rest:
+            # What is left goes in parts of as many guesses as this task took, side by side: if guesses cost
+            # alike, each part takes about one budget, so most guesses wait for two tasks at most. (Halves,
+            # each halved again in turn, made each guess wait for one task per halving: on bc:5:8, split
+            # 300, a path of 23.9 s.)
+            size = len(got)
+            parts = [self._spawn(self._batch, secrets, rest[i : i + size], beta, history, depth)
+                     for i in range(0, len(rest), size)]
+            for part in parts:
+                found += [(o, span + s) for o, s in part.result()]
+        return found
+
+    def _guess_outcome(self, outcome: Outcome, members: np.ndarray, starts: np.ndarray,
+                       depth: int) -> tuple[int, dict | None, float, float]:
+        """A guess task's outcome as a chain's (see _chain): with the exact cost, each class's outcome
+        from the task's tree (members[starts[h]:starts[h + 1]]: the class of dense hint h)."""
+        if not outcome.exact:
+            return outcome.value, None, outcome.work, outcome.span
+        t = self.tables
+        dense = {int(t.hints[h]): h for h in range(t.nh)}
+        subtrees = {}
+        for hint, child in outcome.tree[1]:
+            h = dense[hint]
+            cls = members[starts[h] : starts[h + 1]]
+            subtrees[h] = Outcome(wire_cost(t, cls, child, depth - 1, self.extra), True, 0, child)
+        return outcome.value, subtrees, outcome.work, outcome.span
 
     def _chain(self, classes, total: int, beta: int, history, depth: int, level: int,
                scope: Scope) -> tuple[int, dict | None, float, float]:
