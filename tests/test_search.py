@@ -36,7 +36,7 @@ from treegen.exact import checkpoint, contracts, coordinator, executors, search_
 from treegen.exact.contracts import INF, Infeasible
 from treegen.exact.memo import GUESS_TO_FIND, Memo, MemoEntry, SetOrbits
 from treegen.exact.options import ORBITS_MIN_CODES, Options
-from treegen.exact.solver import Solver
+from treegen.exact.solver import Solver, fixed_shares
 from treegen.exact.tables import search_tables
 from treegen.rules import parse_code, resolve_game
 from treegen.tree import load_tree
@@ -928,6 +928,20 @@ def test_eager_coordinates_big_sets_at_any_level(monkeypatch):
     eager = solve.solve_game(game, "average", workers=2, eager=True)
     assert max(levels) == 2  # without eager only the root (0) and its classes (1) are coordinated
     assert eager.root == one.root and eager.stats == one.stats
+
+
+@given(st.lists(st.integers(0, 10**6), min_size=1, max_size=12), st.integers(0, 10**7), st.integers(1, 10**6))
+def test_fixed_shares_give_each_class_but_the_last_a_beta_above_its_bound_within_the_slack(values, total, slack):
+    """Side-by-side shares (split's chains): every class searched gets a beta above its bound, the last class
+    never gets one (the whole slack's pass takes it), bigger bounds get no smaller shares, and the shares add
+    up to at most the slack (each rounded up, so plus one a class)."""
+    values = sorted(values, reverse=True)
+    betas = fixed_shares(values, total, total + slack)
+    shares = [b - v for b, v in zip(betas, values)]
+    assert len(betas) < len(values)
+    assert all(1 <= share < slack for share in shares)
+    assert all(a >= b for a, b in zip(shares, shares[1:]))
+    assert sum(shares) <= slack + len(shares)
 
 
 def test_split_coordinates_big_sets_at_any_level_and_keeps_the_chains(monkeypatch):

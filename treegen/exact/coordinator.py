@@ -41,7 +41,7 @@ from .executors import Executor
 from .memo import SetOrbits
 from .options import Options
 from .search_kernels import split_classes
-from .solver import Solver, share_slack
+from .solver import Solver, fixed_shares, share_slack
 from .tables import is_int, search_tables, small_tree, wire_cost
 from .tasks import run_guesses, run_open, run_task
 from .warmup import CallbackInterrupts
@@ -659,7 +659,7 @@ class Coordinator:
         """A guess's classes searched in turn: (total, the classes' outcomes) if the guess costs less than
         beta, else (a lower bound >= beta, None) from the first class that shows it (with their work, and
         their span: the sum of theirs, one after the other; a coordinated class's span is less than its work). With ``shares``, each class is first searched under its share
-        of the slack (solver.share_slack). The chain is a scope of its own (in ``scope``), which publishes
+        of the slack (solver.share_slack; with split, side by side: solver.fixed_shares). The chain is a scope of its own (in ``scope``), which publishes
         after each step: a coordinated class searched again after its share failed finds there the outcomes
         of its first search's subproblems (in the solver, the memo keeps them; a class that is one task
         starts afresh). Its classes' trees are not
@@ -677,7 +677,29 @@ class Coordinator:
             span += outcome.span
             return outcome
 
-        if self.options.shares:
+        if self.options.shares and self.split_any is not None and not self.eager:
+            # With split, the share pass's classes run side by side, their shares fixed up front (fixed_shares),
+            # as most of them are coordinated sets whose own paths are long: on bc:5:8 (split 300) the
+            # path's chain was its 464-secret class under its share (4.4 s, failed), then its 353 under its
+            # share (2.6 s); side by side the path fell from 19.2 s to 16.2 s, and the work from 175.6 s
+            # to 159.6 s (more classes fail their smaller shares, which costs less than coming in under
+            # them; numbers-baseball, split 450: 46.0 s to 29.7 s, 602.2 s to 531.6 s). Published once all have ended, so the steps after see them whatever the timing.
+            futures = [(i, self.subproblem(classes[i][1], class_beta, history, depth, level, here, False))
+                       for i, class_beta in enumerate(fixed_shares(values, total, beta))]
+            share_span = 0.0
+            for i, fut in futures:
+                outcome = fut.result()
+                work += outcome.work
+                share_span = max(share_span, outcome.span)
+                total += outcome.value - values[i]
+                values[i] = outcome.value
+                if outcome.exact:
+                    subtrees[classes[i][0]] = outcome
+            self._publish(here)  # nothing this chain started runs now
+            span += share_span
+            if total >= beta:
+                return total, None, work, span
+        elif self.options.shares:
 
             def search_class(i: int, class_beta: int) -> int:
                 h = classes[i][0]

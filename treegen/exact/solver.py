@@ -132,6 +132,28 @@ def share_slack(values: list[int], total: int, beta: int, search_class: Callable
     return total
 
 
+def fixed_shares(values: list[int], total: int, beta: int) -> list[int]:
+    """The betas of a guess's big classes for a share pass run side by side (the split schedule's chains:
+    Coordinator._chain), one for each class but the last: class i (``values[i]`` its bound, largest first)
+    is searched under values[i] + its share of the slack (beta - total) in proportion to the classes' bounds,
+    all fixed up front, where share_slack passes what a class leaves, or what one that fails raises the
+    total, on to the classes after it. As there, the last class is left to the pass after the shares (its
+    share would be the slack left), and so is every class once a share would be the whole slack; each
+    search returns the exact value below its beta, else a bound >= it, so the total with each class's
+    value in place of its bound stays a lower bound of the guess's cost."""
+    slack = beta - total
+    weight = left = sum(max(v, 1) for v in values)
+    betas = []
+    for v in values:
+        w = max(v, 1)
+        share = -(-slack * w // weight)  # at least 1: the class's beta is above its bound
+        left -= w
+        if left <= 0 or share >= slack:
+            break
+        betas.append(v + share)
+    return betas
+
+
 class Solver:
     """Branch and bound over one game's feedback table. Not thread-safe; one per process.
 
