@@ -2,8 +2,8 @@
 (``run_task``); and for the split schedule, a coordinator's later wave's scan (``run_open``) and its guesses
 (``run_guesses``).
 
-A module of its own so that the executors (the Ray executor names this function) and the coordinator
-(which submits it) both import it, and neither imports the other.
+A module of its own so that the executors (the Ray executor names these functions) and the coordinator
+(which submits them) both import it, and neither imports the other.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ def run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: i
     solver.reset()
     seconds = time.thread_time() - start
     return Outcome(value, exact, counts.nodes + counts.bound_scans, tree, seconds, seconds)
-
 
 
 def run_open(game: Game, cap: int | None, options: Options, hard: bool, extra: int, secrets: np.ndarray,
