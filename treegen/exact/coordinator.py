@@ -163,6 +163,9 @@ class Coordinator:
         # 95,430 tasks against 142.1 s over 484); 150 (from level 2 down) gave 16.6 s: the path is then
         # the chains' steps, not tasks (see docs/bc-5-10-plan.md).
         self.split_any = split if split is not None else (max(EAGER_SPLIT_MIN, game.size // 16) if eager else None)
+        # The split schedule proper (split without eager): later waves scanned and small guesses searched in
+        # tasks (see _split_wave), chains' share passes side by side (see _chain).
+        self.split_tasks = split is not None and not eager
         # The memo by orbit across subproblems (with the orbits lever): the scope around the root, which
         # every outcome reaches (see Scope and _transferred).
         self.set_orbits = SetOrbits(game) if options.orbits else None
@@ -299,9 +302,9 @@ class Coordinator:
                 outer.set_exception(exc)
 
     def _done(self, fut: Future, key: dict | None, outer: Future | None, note: tuple | None) -> None:
-        """A task's outcome arrived: count it, checkpoint it and note it for the memo by orbit (``note``:
-        the scope it was started in, its secrets and depth; None for split's scans and tasks of guesses, whose
-        outcomes are not their sets') before whoever waits on ``outer`` sees it, so that a scope that publishes once its
+        """A task's outcome arrived: count it, checkpoint it and note it for the memo by orbit (``note``: the scope
+        it was started in, its secrets and depth; None for split's scans and tasks of guesses, whose outcomes are
+        not their sets') before whoever waits on ``outer`` sees it, so that a scope that publishes once its
         subproblems are over publishes it (see Scope)."""
         if fut.cancelled():
             if outer is not None:
@@ -386,7 +389,7 @@ class Coordinator:
             # CPU over a path of 79 s; as chains, 36 s over 7 s.)
             wave_beta = beta
             jobs = []
-            if not first and self.split_any is not None and not self.eager:
+            if not first and self.split_tasks:
                 # With split, the later wave's scan and most of its guesses run on the workers (see _split_wave).
                 jobs, scan_work = self._split_wave(scan, secrets, scan_beta, wave_beta, history, depth, level, here,
                                                    start)
@@ -405,18 +408,19 @@ class Coordinator:
                     # Each class may cost at most wave_beta - (total - base) for g to stay below wave_beta.
                     if first:
                         # The best-first guess: likely the best, so every class is needed exactly. All at once.
-                        job = _Done(self._side_by_side(classes, total, wave_beta, history + (g,), depth - 1, level + 1,
-                                                       here, need_tree))
+                        job = _Done(self._side_by_side(classes, total, wave_beta, history + (g,), depth - 1,
+                                                       level + 1, here, need_tree))
                     elif self.eager:
                         # Eager: the others' classes all at once too. A failing guess then pays for classes that a
                         # chain would have skipped, but the wave waits only for its longest class, not for sums.
-                        job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1, level + 1,
-                                          here, False)
+                        job = self._spawn(self._side_by_side, classes, total, wave_beta, history + (g,), depth - 1,
+                                          level + 1, here, False)
                     else:
                         # The others mostly fail: search their classes one by one, the largest first (each
                         # with its share of the slack first), so a failure stops at the first class that shows
                         # it; the guesses run side by side.
-                        job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1, level + 1, here)
+                        job = self._spawn(self._chain, classes, total, wave_beta, history + (g,), depth - 1,
+                                          level + 1, here)
                     jobs.append((g, step.members, step.starts, job))
                     start = step.index + 1
                     if first:
@@ -579,20 +583,19 @@ class Coordinator:
 
     def _split_wave(self, scan, secrets: np.ndarray, scan_beta: int, beta: int, history: tuple[Code, ...], depth: int,
                     level: int, scope: Scope, start: int) -> tuple[list, float]:
-        """A coordinated set's later wave with split: its jobs (guess, members, starts, job), in the scan's
-        order, and the seconds of its scan. ``scan``: the set's scan (under ``scan_beta``), whose ``least``
-        this lowers; ``start``: the index after the first wave's guess.
+        """A coordinated set's later wave with split: its jobs (guess, members, starts, job), in the scan's order,
+        and the seconds of its scan. ``scan``: the set's scan (under ``scan_beta``), whose ``least`` this lowers;
+        ``start``: the index after the first wave's guess.
 
-        With split most coordinated sets are small and most of their guesses fail at once, so the
-        coordinator's own scans and the many short chains, not the big tasks, made the schedule (bc:5:8,
-        split 300: the scans were 71.0 s of 217.6 s of CPU, on the driver's threads under one interpreter
-        lock, and 94,946 of its 95,430 subproblems were steps of chains, each handed out and taken back at
-        some 2.8 ms of CPU). So the scan is a task (tasks.run_open, the same guesses in the same order,
-        those still open under the wave's beta). (Started beside the first wave, under the set's own beta,
-        it lengthened bc:5:8's path from 19.3 s to 22.0 s: under a beta far above the wave's, the root's
-        INF among them, it raises every class of every guess.) A guess with a class of at least ``split`` secrets keeps its chain, whose
-        classes are coordinated; the others are searched in tasks of guesses (see _batch), each as its
-        chain would be, one memo across a task's guesses."""
+        With split most coordinated sets are small and most of their guesses fail at once, so the coordinator's own
+        scans and the many short chains, not the big tasks, made the schedule (bc:5:8, split 300: the scans were
+        71.0 s of 217.6 s of CPU, on the driver's threads under one interpreter lock, and 94,946 of its 95,430
+        subproblems were steps of chains, each handed out and taken back at some 2.8 ms of CPU). So the scan is a
+        task (tasks.run_open, the same guesses in the same order, those still open under the wave's beta). (Started
+        beside the first wave, under the set's own beta, it lengthened bc:5:8's path from 19.3 s to 22.0 s: under a
+        beta far above the wave's, the root's INF among them, it raises every class of every guess.) A guess with a
+        class of at least ``split`` secrets keeps its chain, whose classes are coordinated; the others are searched
+        in tasks of guesses (see _batch), each as its chain would be, one memo across a task's guesses."""
         opened = self.open_task(secrets, scan_beta, beta, history, depth, start).result()
         scan.least = min(scan.least, opened.least)
         t = self.tables
@@ -617,12 +620,12 @@ class Coordinator:
 
     def _batch(self, secrets: np.ndarray, guesses: list, beta: int, history: tuple[Code, ...],
                depth: int) -> list[tuple[Outcome, float]]:
-        """Guesses of one set (as tasks.run_guesses takes them) searched in tasks of guesses: one takes them
-        in turn until its budget of nodes (GUESS_BATCH_NODES) is spent, and what it leaves is cut in parts of
-        as many guesses as it took, each part searched so in turn, side by side. Most guesses fail in a few milliseconds, so one task takes
-        many; a long one ends its task, and the guesses after it spread over the workers. Budgets count
-        nodes, so what each task takes never depends on timing. Returns each guess's outcome (the set's
-        with its first guess fixed) with its span: the tasks it waited for, its own included."""
+        """Guesses of one set (as tasks.run_guesses takes them) searched in tasks of guesses: one takes them in turn
+        until its budget of nodes (GUESS_BATCH_NODES) is spent, and what it leaves is cut in parts of as many
+        guesses as it took, each part searched so in turn, side by side. Most guesses fail in a few milliseconds, so
+        one task takes many; a long one ends its task, and the guesses after it spread over the workers. Budgets
+        count nodes, so what each task takes never depends on timing. Returns each guess's outcome (the set's with
+        its first guess fixed) with its span: the tasks it waited for, its own included."""
         got = self.guesses_task(secrets, guesses, beta, history, depth).result().outcomes
         span = sum(o.work for o in got)
         found = [(o, span) for o in got]
@@ -641,8 +644,8 @@ class Coordinator:
 
     def _guess_outcome(self, outcome: Outcome, members: np.ndarray, starts: np.ndarray,
                        depth: int) -> tuple[int, dict | None, float, float]:
-        """A guess task's outcome as a chain's (see _chain): with the exact cost, each class's outcome
-        from the task's tree (members[starts[h]:starts[h + 1]]: the class of dense hint h)."""
+        """A guess's outcome from a task of guesses as a chain's (see _chain): with the exact cost, each
+        class's outcome from the task's tree (members[starts[h]:starts[h + 1]]: the class of dense hint h)."""
         if not outcome.exact:
             return outcome.value, None, outcome.work, outcome.span
         t = self.tables
@@ -656,14 +659,14 @@ class Coordinator:
 
     def _chain(self, classes, total: int, beta: int, history, depth: int, level: int,
                scope: Scope) -> tuple[int, dict | None, float, float]:
-        """A guess's classes searched in turn: (total, the classes' outcomes) if the guess costs less than
-        beta, else (a lower bound >= beta, None) from the first class that shows it (with their work, and
-        their span: the sum of theirs, one after the other; a coordinated class's span is less than its work). With ``shares``, each class is first searched under its share
-        of the slack (solver.share_slack; with split, side by side: solver.fixed_shares). The chain is a scope of its own (in ``scope``), which publishes
-        after each step: a coordinated class searched again after its share failed finds there the outcomes
-        of its first search's subproblems (in the solver, the memo keeps them; a class that is one task
-        starts afresh). Its classes' trees are not
-        needed unless the guess ends best, which a coordinator above sees to (see _fill_holes)."""
+        """A guess's classes searched in turn: (total, the classes' outcomes) if the guess costs less than beta,
+        else (a lower bound >= beta, None) from the first class that shows it (with their work, and their span: the
+        sum of theirs, one after the other; a coordinated class's span is less than its work). With ``shares``, each
+        class is first searched under its share of the slack (solver.share_slack; with split, side by side:
+        solver.fixed_shares). The chain is a scope of its own (in ``scope``), which publishes after each step: a
+        coordinated class searched again after its share failed finds there the outcomes of its first search's
+        subproblems (in the solver, the memo keeps them; a class that is one task starts afresh). Its classes' trees
+        are not needed unless the guess ends best, which a coordinator above sees to (see _fill_holes)."""
         subtrees = {}
         work = span = 0.0
         values = [base for _h, _cls, base in classes]
@@ -677,13 +680,14 @@ class Coordinator:
             span += outcome.span
             return outcome
 
-        if self.options.shares and self.split_any is not None and not self.eager:
+        if self.options.shares and self.split_tasks:
             # With split, the share pass's classes run side by side, their shares fixed up front (fixed_shares),
-            # as most of them are coordinated sets whose own paths are long: on bc:5:8 (split 300) the
-            # path's chain was its 464-secret class under its share (4.4 s, failed), then its 353 under its
-            # share (2.6 s); side by side the path fell from 19.2 s to 16.2 s, and the work from 175.6 s
-            # to 159.6 s (more classes fail their smaller shares, which costs less than coming in under
-            # them; numbers-baseball, split 450: 46.0 s to 29.7 s, 602.2 s to 531.6 s). Published once all have ended, so the steps after see them whatever the timing.
+            # as most of them are coordinated sets whose own paths are long: on bc:5:8 (split 300) the path's
+            # chain was its 464-secret class under its share (4.4 s, failed), then its 353 under its share
+            # (2.6 s); side by side the path fell from 19.2 s to 16.2 s, and the work from 175.6 s to 159.6 s (more
+            # classes fail their smaller shares, which costs less than coming in under them; numbers-baseball,
+            # split 450: 46.0 s to 29.7 s, 602.2 s to 531.6 s). Published once all have ended, so the steps
+            # after see them whatever the timing.
             futures = [(i, self.subproblem(classes[i][1], class_beta, history, depth, level, here, False))
                        for i, class_beta in enumerate(fixed_shares(values, total, beta))]
             share_span = 0.0

@@ -2,8 +2,8 @@
 (``EXECUTORS`` lists the kinds; :func:`make_executor` makes one), and how many workers a search uses
 (:func:`plan_workers`). Cheap to import (standard library only; multiprocessing is imported by the
 executors that use it), so that the command reads ``EXECUTORS`` here; the Ray executor imports the tasks
-it runs (``tasks.run_task``, ``run_open``, ``run_guesses``) when it starts. The tree is the same for any executor and any number of
-workers (see coordinator). The helpers that start a worker process safely (:func:`fork_is_safe`,
+it runs (``tasks.run_task``, ``run_open``, ``run_guesses``) when it starts. The tree is the same for any
+executor and any number of workers (see coordinator). The helpers that start a worker process safely (:func:`fork_is_safe`,
 :func:`worker_init`, :func:`flush_before_fork`, ``STOPS``) serve the warm-up compile's helper process
 too (warmup).
 """
@@ -199,7 +199,8 @@ class RayExecutor:
                 where = "a local Ray" if address is None else f"the Ray cluster at {address}"
                 raise TreegenError(f"cannot start or join {where}: {exc}".splitlines()[0]) from None
         self.processes = max(1, int(ray.cluster_resources().get("CPU", workers)))
-        from .tasks import run_guesses, run_open, run_task  # (here: the module stays light for the lists above, numpy-free)
+        # (imported here: the module stays light for the lists above, numpy-free)
+        from .tasks import run_guesses, run_open, run_task
 
         self.remotes = {fn: ray.remote(num_cpus=1, max_retries=0)(fn) for fn in (run_task, run_open, run_guesses)}
         self.refs: list = []

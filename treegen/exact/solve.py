@@ -101,11 +101,10 @@ def solve_game(
     classes, so that no single task is a long link of the critical path.
     ``split``: every set of at least ``split`` secrets, at any depth, is coordinated (with or without
     ``eager``, instead of its threshold), while the classes of a guess other than the first are still searched
-    one after another (unless ``eager``): for many workers, a shorter critical path for more work and many
-    more subproblems. The tree is the same; the node count is not, so ``split`` is recorded in the provenance.
-    Its coordinators' own scans run in this process (a third of the work on bc:5:8 at 300) and its many small
-    subproblems cost more to hand out than to search, so it is for measuring the schedule
-    (scripts/critical_path.py), not a command-line option yet (docs/search.md).
+    one after another (unless ``eager``; their share pass side by side), and the later waves of the sets it
+    coordinates are scanned, and their guesses whose classes are all smaller searched, in tasks on the
+    workers: for many workers, a shorter critical path for a little more work (``treegen solve --split N``,
+    docs/search.md). The tree is the same; the node count is not, so ``split`` is recorded in the provenance.
     """
     game = _game_and_objective(game, objective, "solve_game")
     workers = _count_argument("workers", workers)
