@@ -8,6 +8,11 @@ secrets share their hint vector with an earlier secret (0: a static set). A move
 score worse is taken; a worse one now and then, so that the walk leaves a plateau. When a set of k is
 found it drops the guess whose loss costs least and looks for k - 1, until the time limit.
 
+With ``--complete N``, whenever the walk's set leaves at most N secrets unseparated, it also tries every
+pair of its guesses exhaustively: the other k - 2 are kept and every two codes are tried in their place
+(`complete_two`), so a set one or two codes away from a static set is not missed. A base found not to
+complete is remembered and not tried again; how many were tried is printed at the end.
+
 Nothing it prints is taken on trust: it ends with the `treegen static --guesses` command that checks the
 set (every secret's hint vector is recomputed) and writes it as a tree that `treegen verify` replays.
 
@@ -17,6 +22,7 @@ set (every secret's hint vector is recomputed) and writes it as a tree that `tre
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 
@@ -34,17 +40,64 @@ def collisions(keys: np.ndarray) -> np.ndarray:
     return (s[..., 1:] == s[..., :-1]).sum(axis=-1)
 
 
+def complete_two(table: np.ndarray, base: list[int]) -> tuple[int, int] | None:
+    """Two codes that make ``base`` (codes, rows of ``table``) a static set, or None if no two codes do.
+
+    Exhaustive: every code is tried as the first. With it, ``base`` leaves classes of secrets that share
+    their hint vector, and the second code must give the secrets of each class distinct hints; one code
+    gives at most ``hints`` different hints, so a class bigger than that rules the first code out at once.
+    Otherwise the second is looked for among every code, keeping those that tell apart each class in
+    turn (largest first, so that most codes drop out early)."""
+    codes, n = table.shape
+    hints = int(table.max()) + 1
+    _, labels = np.unique(hint_labels(table, base) if base else np.zeros(n, dtype=np.int64), return_inverse=True)
+    labels = labels.reshape(n).astype(np.int64) * hints
+    for first in range(codes):
+        keys = labels + table[first]
+        order = np.argsort(keys, kind="stable")
+        ends = np.flatnonzero(np.diff(keys[order])) + 1
+        starts = np.concatenate(([0], ends))
+        sizes = np.diff(np.concatenate((starts, [n])))
+        if sizes.max() > hints:
+            continue
+        alive = np.arange(codes)
+        for c in np.argsort(-sizes, kind="stable"):
+            if sizes[c] < 2:
+                break
+            members = order[starts[c]:starts[c] + sizes[c]]
+            column = np.sort(table[np.ix_(members, alive)], axis=0)
+            alive = alive[~(column[1:] == column[:-1]).any(axis=0)]
+            if alive.size == 0:
+                break
+        if alive.size:
+            return first, int(alive[0])
+    return None
+
+
 def local_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: float, sample: int,
-                 start: list[int] | None = None, say=print) -> list[int] | None:
+                 start: list[int] | None = None, say=print, complete: int = -1,
+                 tried: set | None = None) -> list[int] | None:
     """A static set of ``k`` codes (rows of ``table``, codes x secrets) found by the walk of the module
-    docstring before ``deadline`` (time.monotonic), or None."""
+    docstring before ``deadline`` (time.monotonic), or None. With ``complete`` >= 0, each set of the walk
+    that leaves at most that many secrets unseparated has every pair of its codes replaced exhaustively
+    (complete_two); ``tried`` collects the bases of k - 2 codes that do not complete."""
     codes = table.shape[0]
     hints = int(table.max()) + 1
+    tried = tried if tried is not None else set()
     cur = list(start) if start is not None else [int(x) for x in rng.choice(codes, k, replace=False)]
     score = int(collisions(hint_labels(table, cur)))
     best = score
     moves = 0
     while score > 0 and time.monotonic() < deadline:
+        if k >= 2 and score <= complete:
+            for i, j in itertools.combinations(range(k), 2):
+                base = tuple(sorted(c for m, c in enumerate(cur) if m not in (i, j)))
+                if base in tried or time.monotonic() >= deadline:
+                    continue
+                pair = complete_two(table, list(base))
+                if pair is not None:
+                    return sorted([*base, *pair])
+                tried.add(base)
         moves += 1
         i = int(rng.integers(k))
         base = hint_labels(table, cur[:i] + cur[i + 1:]) * hints
@@ -69,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--time-limit", type=float, default=120.0, help="seconds (default 120)")
     p.add_argument("--sample", type=int, default=400, help="codes tried per move (default 400)")
+    p.add_argument("--complete", type=int, default=-1, metavar="N",
+                   help="at N or fewer secrets unseparated, try every pair of the set's codes exhaustively")
     args = p.parse_args(argv)
     try:
         game = resolve_game(args.game)
@@ -81,9 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     table = feedback_table(game)
     rng = np.random.default_rng(args.seed)
     deadline = time.monotonic() + args.time_limit
-    k, found, start = args.size, None, None
+    k, found, start, tried = args.size, None, None, set()
     while k >= 1:
-        got = local_search(table, k, rng, deadline, args.sample, start)
+        got = local_search(table, k, rng, deadline, args.sample, start, complete=args.complete, tried=tried)
         if got is None:
             break
         found = got
@@ -93,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         drop = losses.index(min(losses))
         start = found[:drop] + found[drop + 1:]
         k -= 1
+    if args.complete >= 0:
+        print(f"{len(tried)} sets of k - 2 codes completed exhaustively without success")
     if found is None:
         print(f"no static set of {args.size} found within {args.time_limit:g} s (seed {args.seed})")
         return 1

@@ -4,6 +4,8 @@ arguments get one line and exit 2."""
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import re
 import subprocess
 import sys
@@ -12,9 +14,17 @@ from pathlib import Path
 import pytest
 
 from test_static import naive_separates, naive_static_number
+from treegen.feedback import feedback_table
 from treegen.rules import parse_code, resolve_game
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "static_local.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("static_local", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -46,3 +56,30 @@ def test_a_size_below_the_static_number_is_not_found():
 def test_bad_arguments_get_one_line(args, says):
     res = run(*args)
     assert res.returncode == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", ["mm:2:4", "bc:3:4", "mm:3:3"])
+def test_complete_two_agrees_with_brute_force_on_every_base(name):
+    """For every base of one code (and the empty base), complete_two finds two codes exactly when some
+    two codes, tried all by the naive scorer, make the base a static set, and what it finds is one."""
+    game = resolve_game(name)
+    table = feedback_table(game)
+    complete_two = load_script().complete_two
+    for base in [[]] + [[c] for c in range(game.size)]:
+        exists = any(naive_separates(game, base + list(pair))
+                     for pair in itertools.combinations(range(game.size), 2))
+        got = complete_two(table, base)
+        assert (got is not None) == exists, (base, got)
+        if got is not None:
+            assert naive_separates(game, base + list(got))
+
+
+def test_complete_keeps_the_walk_finding_static_sets():
+    """With --complete at every step, the walk on bc:3:6 (static number 4) still ends in static sets, and
+    says how many bases of k - 2 codes it completed in vain (for size 3, each one code: none completes)."""
+    res = run("--game", "bc:3:6", "--size", "4", "--seed", "1", "--time-limit", "4", "--complete", "1000")
+    assert res.returncode == 0, res.stderr
+    assert "sets of k - 2 codes completed exhaustively without success" in res.stdout
+    found = [line.split(": found ")[1].split() for line in res.stdout.splitlines() if ": found " in line]
+    game = resolve_game("bc:3:6")
+    assert found and all(naive_separates(game, [parse_code(game, c) for c in codes]) for codes in found)
