@@ -47,12 +47,16 @@ def complete_two(table: np.ndarray, base: list[int]) -> tuple[int, int] | None:
     their hint vector, and the second code must give the secrets of each class distinct hints; one code
     gives at most ``hints`` different hints, so a class bigger than that rules the first code out at once.
     Otherwise the second is looked for among every code, keeping those that tell apart each class in
-    turn (largest first, so that most codes drop out early)."""
+    turn (largest first, so that most codes drop out early). The two are different codes, neither in
+    ``base`` (no loss: if a code of ``base`` could be one of them, the other alone completes ``base``, and
+    then with any third code too)."""
     codes, n = table.shape
     hints = int(table.max()) + 1
     _, labels = np.unique(hint_labels(table, base) if base else np.zeros(n, dtype=np.int64), return_inverse=True)
     labels = labels.reshape(n).astype(np.int64) * hints
-    for first in range(codes):
+    outside = np.ones(codes, dtype=bool)
+    outside[list(base)] = False
+    for first in np.flatnonzero(outside):
         keys = labels + table[first]
         order = np.argsort(keys, kind="stable")
         ends = np.flatnonzero(np.diff(keys[order])) + 1
@@ -60,7 +64,8 @@ def complete_two(table: np.ndarray, base: list[int]) -> tuple[int, int] | None:
         sizes = np.diff(np.concatenate((starts, [n])))
         if sizes.max() > hints:
             continue
-        alive = np.arange(codes)
+        alive = np.flatnonzero(outside)
+        alive = alive[alive != first]
         for c in np.argsort(-sizes, kind="stable"):
             if sizes[c] < 2:
                 break
@@ -70,7 +75,7 @@ def complete_two(table: np.ndarray, base: list[int]) -> tuple[int, int] | None:
             if alive.size == 0:
                 break
         if alive.size:
-            return first, int(alive[0])
+            return int(first), int(alive[0])
     return None
 
 

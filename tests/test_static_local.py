@@ -71,7 +71,7 @@ def test_complete_two_agrees_with_brute_force_on_every_base(name):
         got = complete_two(table, base)
         assert (got is not None) == exists, (base, got)
         if got is not None:
-            assert naive_separates(game, base + list(got))
+            assert len(set(base + list(got))) == len(base) + 2 and naive_separates(game, base + list(got))
 
 
 def test_complete_keeps_the_walk_finding_static_sets():
