@@ -96,13 +96,13 @@ def local_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: 
     while score > 0 and time.monotonic() < deadline:
         if k >= 2 and score <= complete:
             for i, j in itertools.combinations(range(k), 2):
-                base = tuple(sorted(c for m, c in enumerate(cur) if m not in (i, j)))
-                if base in tried or time.monotonic() >= deadline:
+                kept = tuple(sorted(c for m, c in enumerate(cur) if m not in (i, j)))
+                if kept in tried or time.monotonic() >= deadline:
                     continue
-                pair = complete_two(table, list(base))
+                pair = complete_two(table, list(kept))
                 if pair is not None:
-                    return sorted([*base, *pair])
-                tried.add(base)
+                    return sorted([*kept, *pair])
+                tried.add(kept)
         moves += 1
         i = int(rng.integers(k))
         base = hint_labels(table, cur[:i] + cur[i + 1:]) * hints

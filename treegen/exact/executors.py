@@ -3,9 +3,9 @@
 (:func:`plan_workers`). Cheap to import (standard library only; multiprocessing is imported by the
 executors that use it), so that the command reads ``EXECUTORS`` here; the Ray executor imports the tasks
 it runs (``tasks.run_task``, ``run_open``, ``run_guesses``) when it starts. The tree is the same for any
-executor and any number of workers (see coordinator). The helpers that start a worker process safely (:func:`fork_is_safe`,
-:func:`worker_init`, :func:`flush_before_fork`, ``STOPS``) serve the warm-up compile's helper process
-too (warmup).
+executor and any number of workers (see coordinator). The helpers that start a worker process safely
+(:func:`fork_is_safe`, :func:`worker_init`, :func:`flush_before_fork`, ``STOPS``) serve the warm-up
+compile's helper process too (warmup).
 """
 
 from __future__ import annotations

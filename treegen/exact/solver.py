@@ -142,13 +142,11 @@ def fixed_shares(values: list[int], total: int, beta: int) -> list[int]:
     search returns the exact value below its beta, else a bound >= it, so the total with each class's
     value in place of its bound stays a lower bound of the guess's cost."""
     slack = beta - total
-    weight = left = sum(max(v, 1) for v in values)
+    weight = sum(max(v, 1) for v in values)
     betas = []
-    for v in values:
-        w = max(v, 1)
-        share = -(-slack * w // weight)  # at least 1: the class's beta is above its bound
-        left -= w
-        if left <= 0 or share >= slack:
+    for v in values[:-1]:
+        share = -(-slack * max(v, 1) // weight)  # at least 1: the class's beta is above its bound
+        if share >= slack:
             break
         betas.append(v + share)
     return betas
