@@ -275,24 +275,55 @@ def test_scan_takes_the_sets_most_key():
         assert Solver(game, lookahead=False).scan(secrets, search_kernels.NO_BOUND, (), 64).most == 3 * len(secrets)
 
 
+@pytest.mark.parametrize("spec, dtype", [("bulls-cows", np.uint16), ("royale", np.uint32), ("mm:5:4", np.uint32)])
+def test_shifted_most_key(spec, dtype, monkeypatch):
+    """A game without a one-hot table takes a set's most key from hints shifted into place: the most, over
+    every code, of its non-empty non-winning classes plus 2 if it is one of the secrets (numpy's count), each
+    code's key left in the scratch bytes; and the table it goes without is an empty stand-in of the masks'
+    type, 16 or 32 bits (the view of its nodes is of that type)."""
+    game = resolve_game(spec)
+    t = search_tables(game)
+    monkeypatch.setattr(tables, "ONEHOT_MAX_BYTES", 0)
+    stand_in = onehot_table(t.table, t.nh)
+    assert stand_in.shape == (0, 0) and stand_in.dtype == dtype
+    rng = np.random.default_rng(11)
+    w0 = np.empty(game.size, dtype=np.uint64)
+    w1 = np.empty(game.size, dtype=np.uint64)
+    for n in (1, 2, 3, 7, 64, 65, 300, 700):
+        secrets = np.sort(rng.choice(game.size, min(n, game.size), replace=False)).astype(np.int32)
+        seen = class_sizes(t, t.all_guesses, secrets) > 0
+        keys = seen.sum(axis=1) + seen[:, t.win]
+        assert search_kernels.shifted_most_key(t.table, secrets, t.nh, t.win, w0, w1) == keys.max()
+        assert (w1.view(np.uint8)[:game.size] == keys).all()
+
+
+@pytest.mark.parametrize("onehot", [True, False])
 @pytest.mark.parametrize("spec, nodes", [("bulls-cows", 6), ("royale", 6), ("mastermind", 10)])
-def test_least_bound_within_a_node(spec, nodes):
+def test_least_bound_within_a_node(spec, nodes, onehot, monkeypatch):
     """Within a node, least_bound takes the codes by their keys over the node's set and stops once no code
     left can change the result: the same value as over every code (numpy's count), for every class of up
     to MASK_MAX secrets of the node's guesses, capped and uncapped, one after another on one node's
-    view (rows filled part way by the classes before); and it did leave codes untaken."""
+    view (rows filled part way by the classes before); and it did leave codes untaken. The same in a game
+    without a one-hot table (its empty stand-in), whose node's keys are shifted (shifted_most_key) and whose
+    view's rows are filled with the same bits, shifted into place."""
     game = resolve_game(spec)
     rng = np.random.default_rng(4)
     w0 = np.empty(game.size, dtype=np.uint64)
     w1 = np.empty(game.size, dtype=np.uint64)
     t = search_tables(game)
+    if not onehot:
+        monkeypatch.setattr(tables, "ONEHOT_MAX_BYTES", 0)
+    table = onehot_table(t.table, t.nh) if not onehot else t.onehot
     partial = False
     sets = [s for s in search_classes(t, rng, 60) if 20 <= s.shape[0] <= 400][:nodes]
     assert len(sets) == nodes
     for node in sets:
-        most = search_kernels.least_bound(t.table, t.onehot, node, t.nh, t.win, t.bounds.lb[0], 0, 0, w0, w1, True,
-                                   *no_view(t.onehot), node)
-        view = node_view(t.onehot, node, w1.view(np.uint8)[: game.size])
+        if onehot:
+            most = search_kernels.least_bound(t.table, t.onehot, node, t.nh, t.win, t.bounds.lb[0], 0, 0, w0, w1, True,
+                                              *no_view(t.onehot), node)
+        else:
+            most = search_kernels.shifted_most_key(t.table, node, t.nh, t.win, w0, w1)
+        view = node_view(table, node, w1.view(np.uint8)[: game.size])
         for g in rng.choice(game.size, 25, replace=False):
             row = t.table[g][node]
             for h in np.unique(row):
@@ -301,7 +332,7 @@ def test_least_bound_within_a_node(spec, nodes):
                     continue
                 for depth in (3, 64):
                     lbtab = t.bounds.lb[depth - 1]
-                    got = search_kernels.least_bound(t.table, t.onehot, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
+                    got = search_kernels.least_bound(t.table, table, secrets, t.nh, t.win, lbtab, t.fast_limit[depth - 1],
                                               t.excess_limit[depth - 1], w0, w1, False, *view, node)
                     assert got == least_raised(t, secrets, lbtab)
         # the codes sorted by key over the node, highest first, codes in order within a run of one key
@@ -315,6 +346,7 @@ def test_least_bound_within_a_node(spec, nodes):
         # the rows filled hold the node's one-hot rows with their columns in the view's order
         for r in rows[:5]:
             assert (view.src[r, : view.built[r]] == t.onehot[node[r], view.order[: view.built[r]]]).all()
+            assert view.src.dtype == t.onehot.dtype
     assert partial
 
 

@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import treegen
-from treegen.exact import checkpoint, contracts, coordinator, executors, search_kernels, solve
+from treegen.exact import checkpoint, contracts, coordinator, executors, search_kernels, solve, tables
 from treegen.exact.contracts import INF, Infeasible
 from treegen.exact.memo import GUESS_TO_FIND, Memo, MemoEntry, SetOrbits
 from treegen.exact.options import ORBITS_MIN_CODES, Options
@@ -502,6 +502,27 @@ def test_memo_by_orbit_answers_and_keeps_the_tree(spec, cap):
     memo = solver.memo
     assert (memo.ent[: len(memo), search_kernels.MEMO_BEST] == GUESS_TO_FIND).any()
     assert solver.tree(every) == plain.tree(every)
+
+
+@pytest.mark.parametrize("spec", ["mm:5:4", "bc:4:7"])
+def test_a_game_without_a_one_hot_table_searches_as_one_with_it(spec, monkeypatch):
+    """A game too big for a one-hot table (bc:5:9, bc:5:10, mm:5:7) takes each node's most key and its
+    classes' view from hints shifted into place: the same search, to the node and the scan, and the same
+    tree as with the table (20 and 14 hints: 32- and 16-bit masks)."""
+    game = resolve_game(spec)
+    every = np.arange(game.size, dtype=np.int32)
+    with_table = Solver(game)
+    want = with_table.solve(every, INF)
+    tables._search_tables.cache_clear()
+    monkeypatch.setattr(tables, "ONEHOT_MAX_BYTES", 0)
+    try:
+        without = Solver(game)
+        assert without.tables.onehot.shape == (0, 0)
+        assert without.solve(every, INF) == want
+        assert without.counts == with_table.counts
+        assert without.tree(every) == with_table.tree(every)
+    finally:
+        tables._search_tables.cache_clear()  # the next test gets the game's tables as they are
 
 
 def test_memo_by_orbit_is_on_by_default_above_the_small_games():

@@ -749,11 +749,11 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     """
     n = secrets.shape[0]
     ng = table.shape[0]
-    if not keys_only and (n > MASK_MAX or onehot.shape[0] == 0):
+    within = order.shape[0] > 0 and not keys_only
+    if not keys_only and (n > MASK_MAX or (onehot.shape[0] == 0 and not within)):
         return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
     masks = _words_as(w0, onehot.dtype)[:ng]
     keys = _words_as(w1, np.uint8)[:ng]
-    within = order.shape[0] > 0 and not keys_only
     if within and runs[0, RUNS] < 0:
         # The node's codes by their keys over it, highest first (a counting sort: codes in code order
         # within a run), once per node, by the first class that needs them.
@@ -783,9 +783,13 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
             while node[i] != secrets[j]:
                 i += 1
             rows[j] = i
-    # The winning hint of any code against itself: table[0, 0] = win, so onehot[0, 0] = 1 << win, of the
-    # table's own type (the key below needs both operands of one unsigned type to stay in narrow lanes).
-    winbit = onehot[0, 0]
+    # 1 and the winning hint's bit in the masks' own type (the key below needs both operands of one unsigned
+    # type to stay in narrow lanes; numba widens a shift of a uint16 or uint32 to 64 bits).
+    bits = np.empty(2, dtype=onehot.dtype)
+    bits[0] = 1
+    bits[1] = np.int64(1) << win
+    one = bits[0]
+    winbit = bits[1]
     last = n - 1
     taken = 0  # codes (columns) whose keys are known: order[:taken], or codes 0..taken-1
     run = 0
@@ -838,9 +842,17 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
                     if have < stop:
                         more = order[have:stop]
                         fill = src[r, have:stop]
-                        row = onehot[node[r]]
-                        for k in range(more.shape[0]):
-                            fill[k] = row[more[k]]
+                        if onehot.shape[0] > 0:
+                            row = onehot[node[r]]
+                            for k in range(more.shape[0]):
+                                fill[k] = row[more[k]]
+                        else:
+                            # A game without a one-hot table (of at most 24 hints: callers check, so its
+                            # table is symmetric and row s holds the hints of every code on s): the same
+                            # bits, each hint shifted into place.
+                            hrow = table[node[r]]
+                            for k in range(more.shape[0]):
+                                fill[k] = one << hrow[more[k]]
                         built[r] = stop
                 for j in range(0, n, 4):
                     sa = src[rows[j], taken:stop]
@@ -889,6 +901,41 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
                 if best <= level:
                     break
         level += 1
+
+
+@njit(cache=True)
+def shifted_most_key(table, secrets, nh, win, w0, w1):
+    """The set's most key over every code (see least_bound), for a game without a one-hot table: the same
+    hint masks, each pair's hint shifted into place from the byte table (reading a byte a pair, it takes
+    less time than the four-byte one-hot table: 0.06 ns a pair against 0.14 on bc:5:8's sets of 300 secrets
+    and more). **Mutates** the scratch words ``w0`` (the masks, as uint32) and ``w1``, where it leaves each
+    code's key, as least_bound's ``keys_only`` does. For games of at most 24 hints (callers check): it reads
+    ``table[s]`` as the hints of every code on s, which holds for their symmetric tables (see
+    exact.tables.dense_hints), and a hint's bit fits a uint32."""
+    n = secrets.shape[0]
+    ng = table.shape[0]
+    masks = _words_as(w0, np.uint32)[:ng]
+    masks[:] = 0
+    one = np.uint32(1)
+    last = n - 1
+    # Four rows per pass over the codes, as in least_bound: each mask loaded and stored once for four
+    # secrets. A short last group repeats a row, which adds no bit.
+    for j in range(0, n, 4):
+        ra = table[secrets[j]]
+        rb = table[secrets[min(j + 1, last)]]
+        rc = table[secrets[min(j + 2, last)]]
+        rd = table[secrets[min(j + 3, last)]]
+        for k in range(ng):
+            masks[k] |= ((one << np.uint32(ra[k])) | (one << np.uint32(rb[k]))) | (
+                (one << np.uint32(rc[k])) | (one << np.uint32(rd[k])))
+    winbit = np.uint32(one << np.uint32(win))  # (numba widens a shifted uint32 to uint64)
+    keys = _words_as(w1, np.uint8)[:ng]
+    most = np.uint8(0)
+    for k in range(ng):
+        key = _seen_key(masks[k], winbit)
+        keys[k] = key
+        most = max(most, key)
+    return np.int64(most)
 
 
 @njit(cache=True)
@@ -1274,13 +1321,18 @@ def cached_key_bound(table, onehot, cls, nh, win, lb0, w0, w1, src, nkeys, order
                       kslots, kent, kpool, kstate, kzob):
     """A class's own key bound, 3|C| - its most key over every code (see least_bound; the certificate
     checker's rule 4), looked up in or added to the cache table ``k*`` (memo arrays, key depth 0) when it
-    has room; 0 in a game without a one-hot table. **Mutates** the scratch words and the cache."""
-    if onehot.shape[0] == 0:
+    has room; 0 in a game of more than 24 hints without a one-hot table. **Mutates** the scratch words and
+    the cache."""
+    if onehot.shape[0] == 0 and nh > 24:
         return np.int64(0)
     e, _ = memo_find(kslots, kent, kpool, kzob, cls, 0)
     if e >= 0:
         return kent[e, MEMO_VALUE]
-    most = least_bound(table, onehot, cls, nh, win, lb0, 0, 0, w0, w1, True, src, nkeys, order, runs, built, cls)
+    if onehot.shape[0] == 0:
+        most = shifted_most_key(table, cls, nh, win, w0, w1)
+    else:
+        most = least_bound(table, onehot, cls, nh, win, lb0, 0, 0, w0, w1, True, src, nkeys, order, runs, built,
+                           cls)
     bound = 3 * np.int64(cls.shape[0]) - np.int64(most)
     if _room(kslots, kent, kpool, kstate, 1, cls.shape[0]):  # a full cache only costs time: the bound is the same
         memo_put(kslots, kent, kpool, kstate, kzob, cls, 0, bound, 0)

@@ -23,7 +23,7 @@ from . import search_kernels
 from .contracts import INF, UNCAPPED, Infeasible
 from .memo import GUESS_TO_FIND, Memo, MemoEntry, SetOrbits
 from .options import Options
-from .tables import search_tables, small_tree, wire_node
+from .tables import VIEW_MAX_BYTES, search_tables, small_tree, wire_node
 
 @dataclass
 class SearchCounts:
@@ -253,7 +253,7 @@ class Solver:
         """
         lbtab = self.bounds.lb[depth - 1] if self.options.lookahead else self._flat_bounds()
         # The set's most key bounds each class C of every guess by 3|C| - most (see search_kernels.least_bound):
-        # part of the lookahead lever, and only where the one-hot table is; 3|S| bounds no class.
+        # part of the lookahead lever; 3|S| bounds no class.
         onehot = self.tables.onehot
         most = 3 * secrets.shape[0]
         view = self._no_view
@@ -263,6 +263,12 @@ class Solver:
             # least_bound left each code's key over the set in _w1: the classes' bounds take the codes in
             # that order (the same bounds, from fewer codes).
             view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size])
+        elif self.options.lookahead and self.nh <= 24:
+            # A game too big for a one-hot table (bc:5:9, bc:5:10, mm:5:7, mm:5:8) takes the same keys from
+            # hints shifted into place, and its classes' bounds the same view (their masks shifted likewise).
+            most = int(search_kernels.shifted_most_key(self.table, secrets, self.nh, self.win, self._w0, self._w1))
+            if secrets.shape[0] * self.game.size * onehot.itemsize <= VIEW_MAX_BYTES:
+                view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size])
         guesses, bounds, rest = search_kernels.ordered_guesses(
             self.table, self.candidate_guesses(secrets, history), secrets, self.nh, self.win, lbtab,
             self.options.ordering, beta, most)

@@ -79,12 +79,23 @@ class SearchTables:
 
 # The one-hot table costs two or four bytes per pair of codes; games whose table would pass this go without.
 ONEHOT_MAX_BYTES = 256 << 20
+# A node's view (solver.NodeView) holds a row of masks per secret, a slice of the one-hot table, filled as
+# its classes need them. A game without the table takes a view only at nodes whose rows would fit in this
+# (bc:5:10: 2219 secrets), so that the views along a path stay within about a table's worth; a game with
+# one never meets the limit.
+VIEW_MAX_BYTES = 256 << 20
+
+
+def mask_dtype(nh: int):
+    """The type of a mask of a game's ``nh`` hints, one bit a hint: uint16 up to 16 hints, uint32 up to 32,
+    else None."""
+    return np.uint16 if nh <= 16 else np.uint32 if nh <= 32 else None
 
 
 def onehot_dtype(codes: int, nh: int):
     """The dtype of the one-hot table of a game of ``codes`` codes and ``nh`` hints (see onehot_table):
-    uint16 up to 16 hints, uint32 up to 32, or None (no table) past that or past ONEHOT_MAX_BYTES."""
-    dtype = np.uint16 if nh <= 16 else np.uint32 if nh <= 32 else None
+    its mask_dtype, or None (no table) past 32 hints or past ONEHOT_MAX_BYTES."""
+    dtype = mask_dtype(nh)
     if dtype is None or np.dtype(dtype).itemsize * codes * codes > ONEHOT_MAX_BYTES:
         return None
     return dtype
@@ -113,21 +124,23 @@ def dense_hints(game: Game) -> list[int]:
 
 
 def wide_onehot(game: Game) -> bool:
-    """Whether ``game``'s one-hot table is uint32 (the search's kernels then compile for that type; see
-    warmup.search_signature)."""
-    return onehot_dtype(game.size, len(dense_hints(game))) is np.uint32
+    """Whether ``game``'s one-hot table is uint32, or, in a game without one, its empty stand-in (the search's
+    kernels then compile for that type; see warmup.search_signature)."""
+    return mask_dtype(len(dense_hints(game))) is np.uint32
 
 
 def onehot_table(dense: np.ndarray, nh: int) -> np.ndarray:
     """``1 << dense[s, g]``, the least lookahead bound's hint masks ready to OR together (see
     search_kernels.least_bound), as uint16 for games of at most 16 hints (about 2.5 times as fast as shifting
     each byte of ``dense`` into a 32-bit mask) or uint32 for up to 32 (about 1.4 times), while it fits in
-    ONEHOT_MAX_BYTES; else an empty (0, 0) uint16 table: class_bound then counts class sizes in packed
-    bytes (up to 24 hints and 255 secrets) or plainly per guess (more of either)."""
+    ONEHOT_MAX_BYTES; else an empty (0, 0) table of the type of the masks (uint16 past 32 hints):
+    class_bound then counts class sizes in packed bytes (up to 24 hints and 255 secrets) or plainly per guess
+    (more of either), but for the classes of a node's view (search_kernels.least_bound), whose masks are
+    then shifted into place from ``dense``."""
     codes = dense.shape[0]
     dtype = onehot_dtype(codes, nh)
     if dtype is None:
-        onehot = np.empty((0, 0), dtype=np.uint16)
+        onehot = np.empty((0, 0), dtype=mask_dtype(nh) or np.uint16)
     else:
         onehot = np.empty((codes, codes), dtype=dtype)
         for i in range(0, codes, 1024):  # by blocks of rows: no temporary the size of the table
