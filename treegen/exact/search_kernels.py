@@ -687,8 +687,15 @@ else:
 RUNS = 64
 
 # Sets up to this size take the hint-mask route in least_bound in games with a one-hot table; bigger ones
-# (and every set of a game without the table) count class sizes.
+# count class sizes. (Raising it to 255 within a node cost bc:5:8's classes of 660 to 795 secrets 30% more
+# time, for 35% less on its class of 1260.)
 MASK_MAX = 64
+# In a game without the table, a node's classes of up to this many secrets take the mask route, within its
+# view (every other set counts class sizes): there counting passes over every code, 16807 in mm:5:7 and
+# 30240 in bc:5:10, where the view takes the codes by key and stops early. mm:5:7's sets of 540 to 655
+# secrets two guesses down took 3.7 to 21 s of CPU against 16 to 45 s with the limit at 64, and a sampled
+# set of bc:5:10 three guesses down (355 secrets) 53 s against 79 s.
+SHIFTED_MASK_MAX = 255
 
 
 @njit(cache=True)
@@ -712,8 +719,9 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     callee cost class_bound's compile about 0.4 s on the first run.)
 
     Specialised for sets of at most MASK_MAX secrets in games with a one-hot table (``onehot``, see
-    exact.tables.onehot_table; empty for a game that has none), or at most 255 secrets in games of at most
-    24 hints (callers check; see class_bound), with scratch words ``w0``, ``w1`` (one per code) passed
+    exact.tables.onehot_table; an empty stand-in of the masks' type for a game that has none, whose sets
+    of up to SHIFTED_MASK_MAX secrets take the mask route within a node), or at most 255 secrets in games
+    of at most 24 hints (callers check; see class_bound), with scratch words ``w0``, ``w1`` (one per code) passed
     in to spare allocations: this is the search's innermost loop. ``t`` is the largest size with
     lbtab[c] = 2c - 1 for 1 <= c <= t, and ``t2`` the largest with lbtab[c] = 2c - 1 + max(0, c - t)
     for 1 <= c <= t2 (see _excess).
@@ -750,7 +758,8 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     n = secrets.shape[0]
     ng = table.shape[0]
     within = order.shape[0] > 0 and not keys_only
-    if not keys_only and (n > MASK_MAX or (onehot.shape[0] == 0 and not within)):
+    if not keys_only and (n > (MASK_MAX if onehot.shape[0] > 0 else SHIFTED_MASK_MAX)
+                          or (onehot.shape[0] == 0 and not within)):
         return _least_bound_counted(table, secrets, nh, win, lbtab, t, t2, w0, w1)
     masks = _words_as(w0, onehot.dtype)[:ng]
     keys = _words_as(w1, np.uint8)[:ng]
