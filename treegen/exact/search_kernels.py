@@ -793,12 +793,13 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
                 i += 1
             rows[j] = i
     # 1 and the winning hint's bit in the masks' own type (the key below needs both operands of one unsigned
-    # type to stay in narrow lanes; numba widens a shift of a uint16 or uint32 to 64 bits).
-    bits = np.empty(2, dtype=onehot.dtype)
-    bits[0] = 1
-    bits[1] = np.int64(1) << win
-    one = bits[0]
-    winbit = bits[1]
+    # type to stay in narrow lanes; numba widens a shift of a uint16 or uint32 to 64 bits), typed by a store
+    # into the first mask, which the first run of codes below zeroes before any mask is read (no allocation
+    # in the search's innermost kernel).
+    masks[0] = 1
+    one = masks[0]
+    masks[0] = np.int64(1) << win
+    winbit = masks[0]
     last = n - 1
     taken = 0  # codes (columns) whose keys are known: order[:taken], or codes 0..taken-1
     run = 0
