@@ -60,6 +60,26 @@ def test_counting_row_by_hand():
 TINY = ["mm:2:3", "bc:2:4", "mm:3:2", "bc:3:4", "mm:2:4"]
 
 
+@pytest.mark.parametrize("spec", ["mm:5:3", "bc:4:6"])
+def test_a_game_without_a_one_hot_table_certifies_its_optimum(spec, monkeypatch):
+    """A game too big for a one-hot table takes its classes' own key bounds from shifted hints (see
+    search_kernels.cached_key_bound): its certificate proves the optimum the search finds with the table
+    (20 and 14 hints)."""
+    from treegen.exact import tables
+    from treegen.exact.solver import Solver
+
+    game = resolve_game(spec)
+    best = Solver(game).solve(np.arange(game.size, dtype=np.int32), INF)
+    tables._search_tables.cache_clear()
+    monkeypatch.setattr(tables, "ONEHOT_MAX_BYTES", 0)
+    try:
+        assert tables.search_tables(game).onehot.shape == (0, 0)
+        proof = check_certificate(certify(game, None, best, None, False))
+        assert proof.least_cost == best
+    finally:
+        tables._search_tables.cache_clear()
+
+
 @pytest.mark.parametrize("spec", TINY)
 @pytest.mark.parametrize("hard", [False, True])
 def test_tiny_games_certify_exactly_the_brute_optimum(spec, hard, naive):
