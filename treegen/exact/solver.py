@@ -256,19 +256,19 @@ class Solver:
         # part of the lookahead lever; 3|S| bounds no class.
         onehot = self.tables.onehot
         most = 3 * secrets.shape[0]
-        view = self._no_view
+        keyed = False  # each code's key over the set is in _w1, and the set's view fits
         if self.options.lookahead and onehot.shape[0] > 0:
             most = int(search_kernels.least_bound(self.table, onehot, secrets, self.nh, self.win, lbtab, 0, 0, self._w0,
                                            self._w1, True, *self._no_view, secrets))
-            # least_bound left each code's key over the set in _w1: the classes' bounds take the codes in
-            # that order (the same bounds, from fewer codes).
-            view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size])
+            keyed = True
         elif self.options.lookahead and self.nh <= 24:
             # A game too big for a one-hot table (bc:5:9, bc:5:10, mm:5:7, mm:5:8) takes the same keys from
             # hints shifted into place, and its classes' bounds the same view (their masks shifted likewise).
             most = int(search_kernels.shifted_most_key(self.table, secrets, self.nh, self.win, self._w0, self._w1))
-            if secrets.shape[0] * self.game.size * onehot.itemsize <= VIEW_MAX_BYTES:
-                view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size])
+            keyed = secrets.shape[0] * self.game.size * onehot.itemsize <= VIEW_MAX_BYTES
+        # The classes' bounds take the codes in the order of their keys over the set (the same bounds, from
+        # fewer codes).
+        view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size]) if keyed else self._no_view
         guesses, bounds, rest = search_kernels.ordered_guesses(
             self.table, self.candidate_guesses(secrets, history), secrets, self.nh, self.win, lbtab,
             self.options.ordering, beta, most)
