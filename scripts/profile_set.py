@@ -1,0 +1,83 @@
+"""Where one set's search spends its time: the set reached by a path of guesses and hints, solved alone.
+
+    python scripts/profile_set.py --game bc:5:10 --path 01234:0A2B 10567:0A2B 28375:0A2B   # about 2 min
+    python scripts/profile_set.py --game bc:5:8 --path 01234:0A3B --top 10
+
+The set is the secrets that answer each guess of the path with its hint. It is solved exactly by one
+`Solver` (fresh memo, every lever on, as in `scripts/estimate_work.py`'s leaves) under cProfile, after a
+smaller class of the same node has been solved to load the kernels. It prints the value, the CPU seconds,
+the solver's counts, and the functions that took the most time of their own: the kernels are numba
+functions called from Python, so each appears with its calls and seconds. cProfile slows the Python side,
+so the seconds in the table add up to more than the CPU figure above it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+
+import numpy as np
+
+from treegen.exact import search_kernels
+from treegen.exact.contracts import INF, UNCAPPED
+from treegen.exact.solver import Solver
+from treegen.rules import format_hint, parse_code, parse_hint, resolve_game
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="bc:5:10")
+    parser.add_argument("--path", nargs="+", required=True, metavar="GUESS:HINT",
+                        help="guesses and the hints that keep the set, in order (e.g. 01234:0A2B)")
+    parser.add_argument("--top", type=int, default=18, help="functions to list")
+    args = parser.parse_args(argv)
+    try:
+        game = resolve_game(args.game)
+        steps = []
+        for step in args.path:
+            guess, sep, hint = step.partition(":")
+            if not sep:
+                raise ValueError(f"{step!r}: expected GUESS:HINT, e.g. 01234:0A2B")
+            steps.append((parse_code(game, guess), parse_hint(game, hint)))
+    except ValueError as e:  # TreegenError, treegen's errors, is a ValueError
+        print(f"profile_set.py: {e}", file=sys.stderr)
+        return 2
+    solver = Solver(game, orbits=True)
+    secrets = np.arange(game.size, dtype=np.int32)
+    history: tuple[int, ...] = ()
+    for guess, hint in steps:
+        members, starts, _ = search_kernels.split_classes(solver.table, guess, secrets, solver.nh, solver.win)
+        dense = {int(h): d for d, h in enumerate(solver.hints)}.get(hint)
+        if dense is None:
+            print(f"profile_set.py: {format_hint(game, hint)} is not a hint of {game.name}", file=sys.stderr)
+            return 2
+        secrets = members[starts[dense] : starts[dense + 1]].copy()
+        history += (guess,)
+        print(f"{format_hint(game, hint)}: {secrets.shape[0]} secrets", flush=True)
+    if secrets.shape[0] < 3:
+        print("profile_set.py: the path leaves fewer than 3 secrets; nothing to search", file=sys.stderr)
+        return 2
+    depth = UNCAPPED - len(history)
+    # load the kernels on a smaller class of the last node, so the profile holds no compile or cache load
+    sizes = np.diff(starts)
+    smaller = [d for d in np.argsort(sizes)[::-1] if 3 <= sizes[d] < secrets.shape[0]]
+    if smaller:
+        solver.solve(members[starts[smaller[0]] : starts[smaller[0] + 1]].copy(), INF, history, depth)
+    solver.reset()
+    profile = cProfile.Profile()
+    start = time.process_time()
+    profile.enable()
+    value = solver.solve(secrets, INF, history, depth)
+    profile.disable()
+    cpu = time.process_time() - start
+    c = solver.counts
+    print(f"value {value}, {cpu:.1f} CPU s, {c.nodes:,} nodes, {c.bound_scans:,} bound scans, {c.memo_hits:,} memo hits")
+    pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
