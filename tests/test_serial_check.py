@@ -92,6 +92,20 @@ def test_refute_finds_a_cheaper_first_guess(tmp_path):
     assert "COSTS 5625" in res.stdout and res.stdout.splitlines()[-1] == "DIFFER"
 
 
+def test_refute_with_a_fresh_memo_per_class_proves_and_refutes_the_same(tmp_path):
+    # Each class searched with an empty memo (less memory): the same first guesses named, the same verdicts.
+    whole, fresh = refute(SHIPPED), refute(SHIPPED, "--fresh-memo")
+    assert fresh.returncode == 0, fresh.stderr
+    assert fresh.stdout.splitlines()[-1] == "agree"
+    assert sorted(named(fresh)) == sorted(named(whole))
+    data = json.loads((ROOT / "trees" / "mastermind-optimal-average-max5.json").read_text())
+    del data["provenance"]["max_guesses"]
+    claim = tmp_path / "uncapped.json"
+    claim.write_text(json.dumps(data))
+    res = refute(claim, "--fresh-memo")
+    assert res.returncode == 1 and "COSTS 5625" in res.stdout and res.stdout.splitlines()[-1] == "DIFFER"
+
+
 def test_refute_part_must_be_one_of_k():
     res = refute(SHIPPED, "--part", "3/2")
     assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "--part" in res.stderr
@@ -104,8 +118,9 @@ def test_refute_needs_a_claimed_total_and_part_needs_refute(tmp_path):
     bare.write_text(json.dumps(data))
     res = refute(bare)
     assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "optimal_total" in res.stderr
-    res = subprocess.run([sys.executable, str(SCRIPT), str(SHIPPED), "--part", "1/2"], capture_output=True, text=True)
-    assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "--refute" in res.stderr
+    for extra in (["--part", "1/2"], ["--fresh-memo"]):
+        res = subprocess.run([sys.executable, str(SCRIPT), str(SHIPPED), *extra], capture_output=True, text=True)
+        assert res.returncode == 2 and len(res.stderr.splitlines()) == 1 and "--refute" in res.stderr
 
 
 def test_refute_names_the_guesses_bounds_refute_between_and_after_searched_ones(monkeypatch, capsys):
