@@ -99,7 +99,8 @@ def refute(tree, solver: Solver, secrets: np.ndarray, part: int, parts: int, fre
         total = step.total
         for _h, cls, base in step.classes():
             if fresh:
-                # The memo only saves work: a class searched without it gets the same value or bound.
+                # The memo only saves work: a class searched without it gets the same value, or another
+                # bound >= its beta, as valid (each searched class is exact below its beta, else a bound).
                 nodes += solver.take_counts().nodes
                 solver.reset()
             total += solver.solve(cls, beta - (total - base), (step.guess,), depth - 1) - base
