@@ -24,7 +24,8 @@ import numpy as np
 from treegen.exact import search_kernels
 from treegen.exact.contracts import INF, UNCAPPED
 from treegen.exact.solver import Solver
-from treegen.rules import format_hint, parse_code, parse_hint, resolve_game
+from treegen.feedback import consistent_secrets
+from treegen.rules import parse_code, parse_hint, resolve_game
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,26 +43,21 @@ def main(argv: list[str] | None = None) -> int:
             if not sep:
                 raise ValueError(f"{step!r}: expected GUESS:HINT, e.g. 01234:0A2B")
             steps.append((parse_code(game, guess), parse_hint(game, hint)))
-    except ValueError as e:  # TreegenError, treegen's errors, is a ValueError
+        # the secrets that give every hint of the path, and the set they were a class of
+        parent = consistent_secrets(game, steps[:-1])
+        secrets = consistent_secrets(game, steps[-1:], parent)
+    except ValueError as e:  # TreegenError, treegen's errors (InconsistentHints among them), is a ValueError
         print(f"profile_set.py: {e}", file=sys.stderr)
         return 2
-    solver = Solver(game, orbits=True)
-    secrets = np.arange(game.size, dtype=np.int32)
-    history: tuple[int, ...] = ()
-    for guess, hint in steps:
-        members, starts, _ = search_kernels.split_classes(solver.table, guess, secrets, solver.nh, solver.win)
-        dense = {int(h): d for d, h in enumerate(solver.hints)}.get(hint)
-        if dense is None:
-            print(f"profile_set.py: {format_hint(game, hint)} is not a hint of {game.name}", file=sys.stderr)
-            return 2
-        secrets = members[starts[dense] : starts[dense + 1]].copy()
-        history += (guess,)
-        print(f"{format_hint(game, hint)}: {secrets.shape[0]} secrets", flush=True)
+    print(f"{secrets.shape[0]} secrets", flush=True)
     if secrets.shape[0] < 3:
         print("profile_set.py: the path leaves fewer than 3 secrets; nothing to search", file=sys.stderr)
         return 2
+    solver = Solver(game, orbits=True)
+    history = tuple(guess for guess, _ in steps)
     depth = UNCAPPED - len(history)
     # load the kernels on a smaller class of the last node, so the profile holds no compile or cache load
+    members, starts, _ = search_kernels.split_classes(solver.table, steps[-1][0], parent, solver.nh, solver.win)
     sizes = np.diff(starts)
     smaller = [d for d in np.argsort(sizes)[::-1] if 3 <= sizes[d] < secrets.shape[0]]
     if smaller:
