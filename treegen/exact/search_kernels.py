@@ -747,7 +747,8 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     key, run i ending at ``runs[0, i]`` with key ``runs[1, i]`` (``runs[0, RUNS]``: the runs, -1 until
     sorted). The codes are taken run by run: first until the most key is known (the next run's key
     is no more than the most seen), then whenever the next run may hold a code of the fast value being
-    checked (its codes' fast values are at least 3n - its key). What was left untaken cannot change the
+    checked (its codes' fast values are at least 3n - its key) and none of the codes taken has that value
+    as its exact bound. What was left untaken cannot change the
     result, so it is the same as over every code, for a fraction of the codes: on the classes of
     numbers-baseball's sets of 64 to 150 secrets, 10 to 14% of the code-secret pairs (two samples). The
     hint masks are read from ``src``, the node's one-hot rows with their columns in ``order`` (``src[r, j]
@@ -802,6 +803,7 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
     winbit = masks[0]
     last = n - 1
     taken = 0  # codes (columns) whose keys are known: order[:taken], or codes 0..taken-1
+    checked = 0  # of those, the first `checked` have been checked at the current level
     run = 0
     seen = np.uint8(0)
     most = np.int64(0)
@@ -831,9 +833,10 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
         if level >= 0 and (level >= best or level > 3 * n - kmin):
             return min(best, INF)
         # Take the next run of codes while the most key may lie in it, or a code of fast value `level`
-        # may (the first run always: without a node it is every code).
+        # may once the codes taken have been checked at this level (the first run always: without a node
+        # it is every code).
         if run < nruns and (run == 0 or (level < 0 and np.int64(seen) < runs[1, run])
-                            or (level >= 0 and 3 * n - runs[1, run] <= level)):
+                            or (level >= 0 and checked == taken and 3 * n - runs[1, run] <= level)):
             stop = runs[0, run] if within else ng
             # The run's columns as slices from 0: numba checks an index from range(taken, stop) for
             # wraparound (it could be negative), which keeps these loops from vectorising (8 times as slow).
@@ -901,16 +904,25 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
                 return level
             continue  # the runs that may hold a code of this fast value come first
         target = np.int64(3 * n) - level  # the key of a guess of fast value `level`
-        for k in range(taken):
-            if keys[k] != target:
-                continue
-            code = order[k] if within else k
-            v = _guess_bound(table[code], secrets, nh, win, lbtab, counts, most)
-            if v < best:
-                best = v
-                if best <= level:
-                    break
+        if checked < taken:
+            # The codes taken since the last check, before any further run: a guess of fast value `level`
+            # whose exact bound is `level` ends the scan (by the invariant nothing is lower), so the runs
+            # after it need not be keyed at all. Most scans end at their first level, on a code of the runs
+            # the most key was found in: on bc:5:10's heaviest sampled set this left a third of the codes
+            # unkeyed (4.15e9 code-class pairs keyed instead of 6.21e9; 8% less CPU). The value is the same.
+            for k in range(checked, taken):
+                if keys[k] != target:
+                    continue
+                code = order[k] if within else k
+                v = _guess_bound(table[code], secrets, nh, win, lbtab, counts, most)
+                if v < best:
+                    best = v
+                    if best <= level:
+                        break
+            checked = taken
+            continue
         level += 1
+        checked = 0  # every code taken has yet to be checked at the next level
 
 
 @njit(cache=True)
