@@ -582,7 +582,7 @@ def kernel_timings(spec: str, say) -> None:
         start = time.process_time()
         for _ in range(reps):
             search_kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win,
-                                           t.bounds.lb[lbtab_depth - 1], True, INF, 3 * n)
+                                           t.bounds.lb[lbtab_depth - 1], True, INF, 3 * n, np.empty(0, dtype=np.uint8))
         og = (time.process_time() - start) / reps / (codes * n) * 1e9
         row.append(f"n={n}: bound {cb:.2f}, scan {og:.2f}")
     solver.reset()

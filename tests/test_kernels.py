@@ -9,6 +9,8 @@ from treegen.exact.solver import Solver, no_view, node_view
 from treegen.exact.tables import onehot_table, search_tables
 from treegen.rules import resolve_game
 
+NO_KEYS = np.empty(0, dtype=np.uint8)  # ordered_guesses without the codes' keys
+
 NO_ONEHOT = np.empty((0, 0), dtype=np.uint16)  # what a game without a one-hot table passes (read-only)
 NO_ONEHOT.flags.writeable = False
 
@@ -225,6 +227,40 @@ def search_classes(t, rng, sets):
 
 
 @pytest.mark.parametrize("spec, sets", [("bulls-cows", 25), ("royale", 40), ("mm:6:3", 200)])
+def test_ordered_guesses_with_keys(spec, sets):
+    """Given every code's key over the set, ordered_guesses counts the classes of fewer guesses (those whose
+    fast value 3n - key is below beta, and of the others those below the least bound found) and returns the
+    same guesses, bounds and least bound as without keys: a numpy count's, at betas that cut anywhere,
+    capped and uncapped."""
+    game = resolve_game(spec)
+    rng = np.random.default_rng(2)
+    classes = search_classes(search_tables(game), rng, sets)
+    cut = 0
+    for t in (search_tables(game), search_tables(game, 5 * game.size + 1)):
+        for secrets in classes:
+            seen = class_sizes(t, t.all_guesses, secrets) > 0
+            keys = (seen.sum(axis=1) + seen[:, t.win]).astype(np.uint8)  # classes, and twice 1 if a secret
+            most = int(keys.max())
+            fast = 3 * len(secrets) - keys.astype(np.int64)
+            for depth in (3, 64):
+                lbtab = t.bounds.lb[depth - 1]
+                want = plain_bounds(t, t.all_guesses, secrets, lbtab, most)
+                assert (fast <= want).all()  # the fast value bounds every guess: why the keys may skip it
+                finite = np.sort(want[want < search_kernels.INF])
+                for beta in {int(b) for b in finite[:: max(1, len(finite) // 4)]} | {search_kernels.INF}:
+                    got = search_kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, lbtab, True,
+                                                         beta, most, keys)
+                    plain = search_kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, lbtab, True,
+                                                           beta, most, NO_KEYS)
+                    assert all((a == b).all() for a, b in zip(got[:2], plain[:2])) and got[2] == plain[2]
+                    below = want < beta
+                    assert sorted(got[0]) == list(np.flatnonzero(below)) and (got[1] == want[got[0]]).all()
+                    assert got[2] == (want[~below].min() if (~below).any() else search_kernels.NO_BOUND)
+                    cut += (fast >= beta).any()
+    assert cut  # the keys did leave guesses out
+
+
+@pytest.mark.parametrize("spec, sets", [("bulls-cows", 25), ("royale", 40), ("mm:6:3", 200)])
 def test_raised_bounds_on_search_classes(spec, sets):
     """With a set's most key, every guess's bound (ordered_guesses, packed 2 or 3 words or plain counts) and
     the least bound by every route class_bound takes (one-hot masks, packed bytes, plain counts; mm:6:3 has
@@ -245,7 +281,7 @@ def test_raised_bounds_on_search_classes(spec, sets):
             for depth in (3, 4, 64):
                 lbtab = t.bounds.lb[depth - 1]
                 guesses, bounds, rest = search_kernels.ordered_guesses(t.table, t.all_guesses, secrets, t.nh, t.win, lbtab,
-                                                                True, search_kernels.INF, most)
+                                                                True, search_kernels.INF, most, NO_KEYS)
                 want = plain_bounds(t, t.all_guesses, secrets, lbtab, most)
                 assert (bounds == want[guesses]).all() and len(guesses) == (want < search_kernels.INF).sum()
                 assert rest == (want[want >= search_kernels.INF].min() if len(guesses) < game.size else search_kernels.NO_BOUND)

@@ -50,7 +50,7 @@ SEARCH_SIGNATURES = MappingProxyType({
     "excess_bound_limit": (_I64_1R, _I),
     "node_group": (_U8_2R, _I, _I64_1, _I32_1, _B, _I8_2R),
     "canonical_codes": (_U8_2R, _I8_1, _I8_2, _I16_2),
-    "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I, _I),
+    "ordered_guesses": (_U8_2R, _I32_1, _I32_1, _I, _I, _I64_1R, _B, _I, _I, _U8_1),
     "split_classes": (_U8_2R, _I, _I32_1, _I, _I),
     # (table, guesses, secrets, contiguous, words) and (lanes, n, nh, win, lbtab, most, out): the 16-bit lanes
     # of sets of more than 255 secrets, callees of both ordered_guesses and next_open_guess (class_bound)

@@ -189,6 +189,7 @@ class Solver:
         # search_kernels.STAT_*: nodes, memo hits, bound scans (SearchCounts)
         self._counts = np.zeros(3, dtype=np.int64)
         self._no_view = no_view(t.onehot)
+        self._no_keys = np.empty(0, dtype=np.uint8)
         # The memo by orbit: (key depth, orbit key) -> the sets searched under that key, with what the
         # memo learnt of each (see _orbit_answer).
         self._set_orbits = SetOrbits(self.game) if self.options.orbits else None
@@ -257,21 +258,26 @@ class Solver:
         onehot = self.tables.onehot
         most = 3 * secrets.shape[0]
         keyed = False  # each code's key over the set is in _w1, and the set's view fits
+        keys = self._no_keys  # each code's key over the set, or none
         if self.options.lookahead and onehot.shape[0] > 0:
             most = int(search_kernels.least_bound(self.table, onehot, secrets, self.nh, self.win, lbtab, 0, 0, self._w0,
                                            self._w1, True, *self._no_view, secrets))
             keyed = True
+            keys = self._w1.view(np.uint8)[: self.game.size]
         elif self.options.lookahead and self.nh <= 24:
             # A game too big for a one-hot table (bc:5:9, bc:5:10, mm:5:7, mm:5:8) takes the same keys from
             # hints shifted into place, and its classes' bounds the same view (their masks shifted likewise).
             most = int(search_kernels.shifted_most_key(self.table, secrets, self.nh, self.win, self._w0, self._w1))
             keyed = secrets.shape[0] * self.game.size * onehot.itemsize <= VIEW_MAX_BYTES
+            keys = self._w1.view(np.uint8)[: self.game.size]
         # The classes' bounds take the codes in the order of their keys over the set (the same bounds, from
         # fewer codes).
-        view = node_view(onehot, secrets, self._w1.view(np.uint8)[: self.game.size]) if keyed else self._no_view
+        view = node_view(onehot, secrets, keys) if keyed else self._no_view
+        # With the keys, only the guesses whose fast value 3|S| - key is below beta have their classes counted
+        # (the same guesses and bounds: see the kernel).
         guesses, bounds, rest = search_kernels.ordered_guesses(
             self.table, self.candidate_guesses(secrets, history), secrets, self.nh, self.win, lbtab,
-            self.options.ordering, beta, most)
+            self.options.ordering, beta, most, keys)
         return GuessScan(secrets, depth, guesses, bounds, int(rest), most, view)
 
     def next_open(self, scan: GuessScan, start: int, beta: int, scan_all: bool = False) -> OpenGuess | None:
@@ -434,8 +440,8 @@ class Solver:
         self._counts[search_kernels.STAT_NODES] += 1
         guesses = self.candidate_guesses(secrets, history)
         guesses, _, _ = search_kernels.ordered_guesses(
-            self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF, 3 * n
-        )
+            self.table, guesses, secrets, self.nh, self.win, self.bounds.lb[depth - 1], True, INF, 3 * n,
+            self._no_keys)
         fits = -1
         for g in guesses:
             members, starts, big = search_kernels.split_classes(self.table, int(g), secrets, self.nh, self.win)
