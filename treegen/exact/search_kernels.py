@@ -225,6 +225,22 @@ def _guess_bound(row, secrets, nh, win, lbtab, counts, most):
 
 
 @njit(cache=True)
+def _guess_bound_by_secret(table, guess, secrets, nh, win, lbtab, counts, most):
+    """_guess_bound read from the secrets' rows of a symmetric table (``table[s, guess]``, games of at most
+    24 hints: see exact.tables.dense_hints), for a caller that bounds many guesses on one small set: the
+    set's few rows stay in cache, where each guess's own row (a code's row of bc:5:9's table is 15 KB, the
+    table 228 MB) would be a new miss per secret."""
+    counts[:] = 0
+    for s in secrets:
+        counts[table[s, guess]] += 1
+    total = np.int64(secrets.shape[0])
+    for h in range(nh):
+        if h != win:
+            total += max(lbtab[counts[h]], 3 * counts[h] - most)
+    return total
+
+
+@njit(cache=True)
 def fast_bound_limit(lbtab):
     """The largest t (at most 255) with lbtab[c] = 2c - 1 for every 1 <= c <= t."""
     t = 0
@@ -575,7 +591,11 @@ def ordered_guesses(table, guesses, secrets, nh, win, lbtab, ordering, beta, mos
         for k in range(ng):
             f = n3 - np.int64(keys[every[k]])
             if beta <= f < rest:
-                rest = min(rest, _guess_bound(table[every[k]], secrets, nh, win, lbtab, counts, most))
+                if nh <= 24:
+                    v = _guess_bound_by_secret(table, np.int64(every[k]), secrets, nh, win, lbtab, counts, most)
+                else:
+                    v = _guess_bound(table[every[k]], secrets, nh, win, lbtab, counts, most)
+                rest = min(rest, v)
     ng = guesses.shape[0]
     mark = np.empty(table.shape[0], dtype=np.bool_)
     mark[:] = False
@@ -943,7 +963,10 @@ def least_bound(table, onehot, secrets, nh, win, lbtab, t, t2, w0, w1, keys_only
                 if keys[k] != target:
                     continue
                 code = order[k] if within else k
-                v = _guess_bound(table[code], secrets, nh, win, lbtab, counts, most)
+                if nh <= 24:
+                    v = _guess_bound_by_secret(table, np.int64(code), secrets, nh, win, lbtab, counts, most)
+                else:
+                    v = _guess_bound(table[code], secrets, nh, win, lbtab, counts, most)
                 if v < best:
                     best = v
                     if best <= level:
