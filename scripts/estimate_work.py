@@ -38,6 +38,14 @@ The method (docs/bc-5-10-plan.md says why and how well it does):
    unbiased for the sum over all classes), estimate each sampled class with L - 1 levels (at L = 0:
    solve it, timed, under a CPU limit), and return scan(S) + R_L * sum-hat. Its error where the truth is
    known is measured by running it on the calibration games (leave one game out for R).
+   Two more totals are printed from the same draws (no new solve): with R fitted apart for level 1 (the
+   classes of the first guess, which keep most of the game's symmetry and so have few guesses to refute)
+   and for the sets below (where the history breaks it and thousands of guesses come within the bound's
+   gap), and with that deeper fit moved by the mean log residual of the target's own R, measured at its
+   leaves of at least RATIO_MIN secrets (``--leaf-ratios``, on by default: each such leaf's best-first
+   guess's classes are solved too). None of the three is right at the next size: leave one game out,
+   bc:5:8 (measured whole) is estimated 91% low by the first and 83% low by the second, which puts
+   bc:4:10 713% high (docs/bc-5-10-plan.md); they bracket, they do not pin down.
 3. A second method: a log-log fit of T against |S| over the calibration games' measured sets, shifted
    to the target game by the mean residual of the target's own sampled leaves.
 4. The critical path of ``treegen.exact.coordinator``'s schedule (see scripts/critical_path.py): the root's
@@ -335,6 +343,14 @@ class RatioModel:
     def __call__(self, n: int, shift: float = 0.0) -> float:
         return math.exp(self.c + self.beta * math.log(n) + shift * self.sd)
 
+    def at(self, level: int) -> RatioModel:
+        """The model for sets ``level`` guesses down: one fit for every level."""
+        return self
+
+    def moved(self, delta: float) -> RatioModel:
+        """The same fit with log R moved by ``delta``."""
+        return RatioModel(self.c + delta, self.beta, self.sd, self.points)
+
     @classmethod
     def fit(cls, nodes: list[tuple[str, Node]]) -> RatioModel:
         ns = np.log([x.n for _, x in nodes])
@@ -342,6 +358,35 @@ class RatioModel:
         beta, c = np.polyfit(ns, rs, 1)
         sd = float((rs - (c + beta * ns)).std())
         return cls(float(c), float(beta), sd, len(nodes))
+
+
+@dataclass(frozen=True)
+class LevelRatios:
+    """R fitted apart for the classes of the first guess (level 1) and for the sets below them. A set one
+    guess down keeps most of the game's symmetry: bc:5:9's class 0A3B (3840 secrets) has 35 inequivalent
+    guesses. Two guesses down the history breaks it, and thousands of guesses come within the lookahead
+    bound's gap of the set's value, each refuted by a search of its own: bc:5:8's level-2 set of 463 secrets
+    has R = 185 where its level-1 class of 1920 has 3.75 (docs/bc-5-10-plan.md). One fit over both levels
+    follows neither."""
+
+    first: RatioModel
+    deeper: RatioModel
+
+    def at(self, level: int) -> RatioModel:
+        return self.first if level <= 1 else self.deeper
+
+    def moved(self, delta: float) -> LevelRatios:
+        """log R moved by ``delta`` below level 1 only (the target's own leaves, which move it, are there)."""
+        return LevelRatios(self.first, self.deeper.moved(delta))
+
+    @classmethod
+    def fit(cls, nodes: list[tuple[str, Node]]) -> LevelRatios | None:
+        """Both fits, or None with fewer than three sets at either level."""
+        first = [t for t in nodes if t[1].level <= 1]
+        deeper = [t for t in nodes if t[1].level > 1]
+        if len(first) < 3 or len(deeper) < 3:
+            return None
+        return cls(RatioModel.fit(first), RatioModel.fit(deeper))
 
 
 def loglog_fit(ns, ts) -> tuple[float, float, float]:
@@ -395,7 +440,7 @@ def replay(node: Node, levels: int, r: RatioModel, k: int, power: float, rng, sh
         return node.solved.cpu
     draws = pps_sample([c.n for c in node.children], k, power, rng)
     vals = {i: replay(node.children[i], levels - 1, r, k, power, rng, shift) for i, _ in draws}
-    return node.scan_cpu + r(node.n, shift) * hansen_hurwitz(draws, vals)
+    return node.scan_cpu + r.at(node.level)(node.n, shift) * hansen_hurwitz(draws, vals)
 
 
 def validate(cals: list[Calibration], levels: int, k: int, power: float, min_n: int, seeds: int, say) -> None:
@@ -409,16 +454,24 @@ def validate(cals: list[Calibration], levels: int, k: int, power: float, min_n: 
         if len(others) < 3:
             continue
         r = RatioModel.fit(others)
+        by_level = LevelRatios.fit(others)
         exact = cal.root_scan + sum(x.solved.cpu for x in cal.classes if x.n < min_n)
-        errs = []
+        errs, level_errs = [], []
         for seed in range(seeds):
-            rng = np.random.default_rng(seed)
-            est = exact + sum(replay(x, levels, r, k, power, rng) for x in cal.classes if x.n >= min_n)
-            errs.append(est / cal.total - 1)
+            for model, out in ((r, errs), (by_level, level_errs)):
+                if model is None:
+                    continue
+                rng = np.random.default_rng(seed)
+                est = exact + sum(replay(x, levels, model, k, power, rng) for x in cal.classes if x.n >= min_n)
+                out.append(est / cal.total - 1)
         errs.sort()
+        level_errs.sort()
         say(f"  {cal.game:8s} truth {cal.total:7.1f} s; leave-one-out R(n) = {math.exp(r.c):.3g} n^{r.beta:.2f}; "
             f"error median {100 * errs[len(errs) // 2]:+5.0f}%, 10%..90% {100 * errs[len(errs) // 10]:+5.0f}% .. "
-            f"{100 * errs[(9 * len(errs)) // 10]:+5.0f}%")
+            f"{100 * errs[(9 * len(errs)) // 10]:+5.0f}%"
+            + (f"; R by level: median {100 * level_errs[len(level_errs) // 2]:+5.0f}%, 10%..90% "
+               f"{100 * level_errs[len(level_errs) // 10]:+5.0f}% .. {100 * level_errs[(9 * len(level_errs)) // 10]:+5.0f}%"
+               if level_errs else ""))
 
 
 # -- the target game ------------------------------------------------------------------------------------------
@@ -426,9 +479,64 @@ def validate(cals: list[Calibration], levels: int, k: int, power: float, min_n: 
 
 @dataclass
 class Leaf:
+    """A set of the target solved whole; ``ratio``, its own R measured in the target (leaf_ratio), or None."""
+
     path: str
     n: int
     solved: Solved
+    ratio: float | None = None
+    level: int = 0  # guesses down: the length of its history
+
+
+# The target's own R is measured at leaves of at least this many secrets, as the fit takes sets of at
+# least 100: below that a set's search is mostly its scan, and R says little about bigger sets. And of
+# at least this many CPU seconds: the ratio of two times of a few clock ticks is noise.
+RATIO_MIN = 100
+RATIO_MIN_CPU = 0.05
+
+
+def leaf_ratio(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], cpu: float,
+               limit: float | None) -> float | None:
+    """R of a set of the target solved whole in ``cpu`` seconds: that over its scan plus the classes of its
+    best-first guess, each solved alone as in calibration (None if one hits the CPU ``limit``)."""
+    ex = expand(solver, secrets, history)
+    below = ex.scan_cpu
+    for cls in ex.classes:
+        s = solve_forked(solver, cls, history + (ex.guess,), limit)
+        if s.censored:
+            return None
+        below += s.cpu
+    return cpu / below if below > 0 else None
+
+
+@dataclass
+class Sample:
+    """What the estimator drew under one set of the target: the set's size and scan, and either the set
+    solved whole (``leaf``) or the draws from the classes of its best-first guess with what was drawn under
+    each. Evaluated under any R (``value``), so that a second R (shifted to the target) costs no new solve."""
+
+    n: int
+    level: int  # guesses down (1: a class of the first guess), which picks R from a LevelRatios
+    scan_cpu: float = 0.0
+    draws: list[tuple[int, float]] = field(default_factory=list)
+    kids: dict[int, Sample] = field(default_factory=dict)
+    leaf: Solved | None = None
+
+    def value(self, r: RatioModel | LevelRatios, shift: float = 0.0) -> float:
+        """scan + R(n) * the Hansen-Hurwitz sum over the draws, R (at the set's level) at ``shift`` residual
+        sds from the fit."""
+        if self.leaf is not None:
+            return self.leaf.cpu
+        vals = {i: k.value(r, shift) for i, k in self.kids.items()}
+        return self.scan_cpu + r.at(self.level)(self.n, shift) * hansen_hurwitz(self.draws, vals)
+
+    def estimate(self, r: RatioModel | LevelRatios, shift: float = 0.0) -> Estimate:
+        """The middle, low and high (R at -1 and +1 sd from ``shift``, at every level together) estimates."""
+        # The largest class is drawn almost surely (probability ~ size**power); if not, take the largest
+        # drawn class's estimate. (No class of three or more, as in a small set of an mm game: nothing drawn.)
+        largest = (self.kids[0].value(r, shift) if 0 in self.kids
+                   else max((k.value(r, shift) for k in self.kids.values()), default=0.0))
+        return Estimate(self.value(r, shift), self.value(r, shift - 1), self.value(r, shift + 1), largest)
 
 
 @dataclass
@@ -446,42 +554,40 @@ class OutOfBudget(Exception):
     pass
 
 
-def estimate_set(solver, secrets, history, levels, r: RatioModel, k, power, rng, limit, leaves, path,
-                 budget_end) -> Estimate:
-    """Estimated CPU seconds of solving ``secrets`` alone (see the module docstring); measured leaves are
-    appended to ``leaves``."""
+def estimate_set(solver, secrets, history, levels, k, power, rng, limit, leaves, path, budget_end,
+                 ratios: bool = False) -> Sample:
+    """Sample ``secrets`` ``levels`` expansions down (see the module docstring): the draws, with the sets
+    solved whole at the bottom appended to ``leaves`` (with their own R if ``ratios``)."""
+    n = int(secrets.shape[0])
     if levels == 0:
         if time.monotonic() > budget_end:
             raise OutOfBudget
         s = solve_forked(solver, secrets, history, limit)
-        leaves.append(Leaf(path, int(secrets.shape[0]), s))
+        ratio = (leaf_ratio(solver, secrets, history, s.cpu, limit)
+                 if ratios and not s.censored and n >= RATIO_MIN and s.cpu >= RATIO_MIN_CPU else None)
+        leaves.append(Leaf(path, n, s, ratio, len(history)))
         print(f"    leaf {path:34s} n={s.n:5d} cpu {s.cpu:8.2f} s{' (CPU limit: a lower bound)' if s.censored else ''}"
-              f"  child peak RSS {s.rss_mb:6.0f} MB", flush=True)
-        return Estimate(s.cpu, s.cpu, s.cpu)
+              f"  child peak RSS {s.rss_mb:6.0f} MB" + (f"  its own R {ratio:7.2f}" if ratio is not None else ""),
+              flush=True)
+        return Sample(n, len(history), leaf=s)
     ex = expand(solver, secrets, history)
     sizes = [c.shape[0] for c in ex.classes]
-    draws = pps_sample(sizes, k, power, rng)
-    vals: dict[int, Estimate] = {}
-    for i, _ in draws:
-        if i not in vals:
-            vals[i] = estimate_set(solver, ex.classes[i], history + (ex.guess,), levels - 1, r, k, power, rng, limit,
-                                   leaves, f"{path}/{format_hint(solver.game, ex.hints[i])}:{sizes[i]}", budget_end)
-    n = secrets.shape[0]
-    mid = ex.scan_cpu + r(n) * hansen_hurwitz(draws, {i: e.mid for i, e in vals.items()})
-    low = ex.scan_cpu + r(n, -1) * hansen_hurwitz(draws, {i: e.low for i, e in vals.items()})
-    high = ex.scan_cpu + r(n, 1) * hansen_hurwitz(draws, {i: e.high for i, e in vals.items()})
-    # The largest class is drawn almost surely (probability ~ size**power); if not, its size says nothing
-    # measured, so take the largest drawn class's estimate scaled by the fit's exponent of size. (No class
-    # of three or more, as in a small set of an mm game: nothing drawn, no class to search.)
-    largest = vals[0].mid if 0 in vals else max((e.mid for e in vals.values()), default=0.0)
-    return Estimate(mid, low, high, largest)
+    sample = Sample(n, len(history), ex.scan_cpu, pps_sample(sizes, k, power, rng))
+    for i, _ in sample.draws:
+        if i not in sample.kids:
+            sample.kids[i] = estimate_set(solver, ex.classes[i], history + (ex.guess,), levels - 1, k, power, rng,
+                                          limit, leaves, f"{path}/{format_hint(solver.game, ex.hints[i])}:{sizes[i]}",
+                                          budget_end, ratios)
+    return sample
 
 
 def estimate_classes(solver: Solver, first: int, root: Expansion, r: RatioModel, args, rng, budget_end: float,
-                     leaves: list[Leaf], say) -> list[tuple[str, int, Estimate | None, str]]:
+                     leaves: list[Leaf], say,
+                     samples: dict[str, Sample] | None = None) -> list[tuple[str, int, Estimate | None, str]]:
     """Each class of the first guess ``first`` (the root split ``root``), biggest first: solved whole below
     ``args.min_class`` secrets, else sampled ``args.levels`` down (estimate_set): (hint, n, Estimate, how),
-    with None for a class the budget did not reach (the caller gives it the size fit)."""
+    with None for a class the budget did not reach (the caller gives it the size fit). A sampled class's
+    draws go to ``samples`` by hint."""
     game = solver.game
     rows = []
     # The biggest classes first: they are most of the work; small ones left when the budget ends are
@@ -503,8 +609,11 @@ def estimate_classes(solver: Solver, first: int, root: Expansion, r: RatioModel,
                 leaves.append(Leaf(hint, n, s))
             else:
                 say(f"  class {hint:5s} n={n:5d}: sampling {args.levels} levels down")
-                e = estimate_set(solver, cls, (first,), args.levels, r, args.k, args.power, rng, args.limit, leaves,
-                                 f"{hint}:{n}", budget_end)
+                sample = estimate_set(solver, cls, (first,), args.levels, args.k, args.power, rng, args.limit, leaves,
+                                      f"{hint}:{n}", budget_end, args.leaf_ratios)
+                e = sample.estimate(r)
+                if samples is not None:
+                    samples[hint] = sample
                 rows.append((hint, n, e, "sampled"))
                 say(f"  class {hint:5s} n={n:5d}: {e.mid:10.4g} CPU s ({e.low:.3g} .. {e.high:.3g}); its largest "
                     f"first-wave class {e.largest_child:.3g} s")
@@ -621,6 +730,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--k", type=int, default=3, help="classes sampled per expansion")
     parser.add_argument("--power", type=float, default=2.0, help="sampling probability ~ size**power")
     parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per sampled leaf")
+    parser.add_argument("--leaf-ratios", action=argparse.BooleanOptionalAction, default=True,
+                        help="measure R at the target's own leaves of at least 100 secrets (their best-first "
+                             "guess's classes solved too), and print the estimate with R shifted to them "
+                             "(default: on)")
     parser.add_argument("--min-class", type=int, default=500,
                         help="classes of the first guess below this size are solved whole, not sampled")
     parser.add_argument("--first", metavar="CODE",
@@ -698,8 +811,14 @@ def main(argv: list[str] | None = None) -> int:
     say(f"\nR(n) = T(set) / (scan + sum of T(classes of its best-first guess)), over {r.points} expanded sets of "
         f">= 100 secrets:\n  R(n) = {math.exp(r.c):.3g} * n^{r.beta:.2f}, residual sd {r.sd:.2f} in log "
         f"(x{math.exp(r.sd):.2f}); R(1000) = {r(1000):.1f}, R(7800) = {r(7800):.0f}")
+    by_level = LevelRatios.fit(nodes)
+    if by_level is not None:
+        say("  by level: " + "; ".join(
+            f"{name} R(n) = {math.exp(m.c):.3g} * n^{m.beta:.2f} over {m.points} sets (sd {m.sd:.2f}), R(1000) = "
+            f"{m(1000):.3g}" for name, m in (("level 1", by_level.first), ("below", by_level.deeper))))
     for g, x in sorted(nodes, key=lambda t: -t[1].n)[:12]:
-        say(f"    {g:8s} level {x.level} n={x.n:5d} T={x.solved.cpu:7.2f} s  R={x.ratio:6.2f}  fit {r(x.n):6.2f}")
+        say(f"    {g:8s} level {x.level} n={x.n:5d} T={x.solved.cpu:7.2f} s  R={x.ratio:6.2f}  fit {r(x.n):6.2f}"
+            + (f", by level {by_level.at(x.level)(x.n):6.2f}" if by_level else ""))
     ns, ts = measured_sets(cals, 100)
     a, b, sd = loglog_fit(ns, ts)
     say(f"size fit over {len(ns)} measured sets of >= 100 secrets: T = {math.exp(a):.3g} * n^{b:.2f} s "
@@ -741,7 +860,9 @@ def main(argv: list[str] | None = None) -> int:
     say("  classes: " + ", ".join(f"{format_hint(target, h)} {c.shape[0]}" for h, c in zip(root.hints, root.classes)))
     rng = np.random.default_rng(args.seed)
     leaves: list[Leaf] = []
-    rows = estimate_classes(solver, first, root, r, args, rng, time.monotonic() + 60 * args.budget, leaves, say)
+    samples: dict[str, Sample] = {}
+    rows = estimate_classes(solver, first, root, r, args, rng, time.monotonic() + 60 * args.budget, leaves, say,
+                            samples)
     # The size fit, shifted to the target by the mean log residual of the target's own measured sets.
     own = [(x.n, x.solved.cpu) for x in leaves if not x.solved.censored and x.n >= 100 and x.solved.cpu > 0]
     shift = float(np.mean([math.log(t) - (a + b * math.log(n)) for n, t in own])) if own else 0.0
@@ -766,6 +887,36 @@ def main(argv: list[str] | None = None) -> int:
     say(f"total work (one solver, CPU s of this machine){under}: "
         f"sampling estimator {tot[0]:.3g} ({tot[1]:.3g} .. {tot[2]:.3g}) = {tot[0] / 3600:.3g} CPU h; size fit "
         f"{fit_total:.3g}" + (f"; game family {family:.3g}" if family else ""))
+    # R in the target itself. The fit comes from smaller games; where the target's own leaves have an R
+    # far from it, so may its bigger sets. The second estimate shifts log R by the leaves' mean residual at
+    # every level (the same shift for every size: in bc:5:9 the residual grew with the set, so even this
+    # leans low; docs/bc-5-10-plan.md).
+    def resummed(model) -> list[float]:
+        """The total again with the sampled classes under another R (no new solve)."""
+        out = [root.scan_cpu] * 3
+        for hint, n, e, how in rows:
+            e = samples[hint].estimate(model) if hint in samples else (
+                e or Estimate(fit(n), fit(n) / math.exp(sd), fit(n) * math.exp(sd)))
+            out = [out[0] + e.mid, out[1] + e.low, out[2] + e.high]
+        return out
+
+    def said(name, t):
+        say(f"  {name}: {t[0]:.3g} ({t[1]:.3g} .. {t[2]:.3g}) = {t[0] / 3600:.3g} CPU h, x{t[0] / tot[0]:.3g} the "
+            "estimate above")
+
+    if by_level is not None:
+        said("with R by level", resummed(by_level))
+    own_r = [x for x in leaves if x.ratio is not None and x.level > 1]
+    if own_r and by_level is not None:
+        model = by_level.deeper
+        resid = [math.log(x.ratio / model(x.n)) for x in own_r]
+        delta = float(np.mean(resid))
+        say(f"  R at the target's own {len(own_r)} leaves of >= {RATIO_MIN} secrets and {RATIO_MIN_CPU} s: "
+            + ", ".join(f"n={x.n} R={x.ratio:.3g} (fit below level 1: {model(x.n):.3g})"
+                        for x in sorted(own_r, key=lambda x: -x.n)[:6]) + ("" if len(own_r) <= 6 else ", ..."))
+        said(f"with R by level, below level 1 moved to them (x{math.exp(delta):.3g}: mean log residual {delta:+.2f}, "
+             f"from {min(resid):+.2f} to {max(resid):+.2f})", resummed(by_level.moved(delta)))
+    say("  (the critical path and the workers below are at the first estimate; they scale with the work)")
     # The critical path of the coordinator's schedule (see the module docstring). A class below the
     # coordinator's split size is one task: its span is its work. A coordinated class's span was
     # measured (--span-games) as a fraction of its work alone: the best-first guess's classes run side by

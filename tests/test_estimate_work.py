@@ -152,3 +152,84 @@ def test_spans_with_a_split_divisor_coordinate_what_the_split_schedule_would(ew,
         work = float(line.split("coordinated work")[1].split()[0])
         span = float(line.split("span")[1].split()[0])
         assert span <= work + 0.01
+
+
+def test_a_sample_is_evaluated_under_any_ratio(ew):
+    """A Sample keeps the draws, so the estimate under another R costs no new solve: scan + R(n) times the
+    Hansen-Hurwitz sum at every level, R taken at the set's level and scaled by exp(shift * sd)."""
+    leaf = lambda cpu: ew.Sample(10, 3, leaf=ew.Solved(10, 30, cpu, 1, 0.0))
+    # Two levels: a class of the first guess (level 1, 400 secrets) whose draws (class 0 twice, weights
+    # k*p = 1.5 and 1.5) reach a set of 100 (level 2) with classes 0 and 1 drawn once each (weight 1).
+    inner = ew.Sample(100, 2, 0.5, [(0, 1.0), (1, 1.0)], {0: leaf(2.0), 1: leaf(3.0)})
+    top = ew.Sample(400, 1, 1.0, [(0, 1.5), (0, 1.5)], {0: inner})
+    flat = ew.RatioModel(0.0, 0.0, 0.5, 3)  # R(n) = 1 for every n and level, residual sd 0.5 in log
+    assert inner.value(flat) == pytest.approx(0.5 + 5.0)
+    assert top.value(flat) == pytest.approx(1.0 + (5.5 / 1.5) * 2)
+    # Shifted by log 2 (= shift * sd): R = 2 at both levels.
+    two = math.log(2) / flat.sd
+    assert top.value(flat, two) == pytest.approx(1.0 + 2 * ((0.5 + 2 * 5.0) / 1.5) * 2)
+    e = top.estimate(flat, two)
+    assert (e.low, e.mid, e.high) == pytest.approx((top.value(flat, two - 1), top.value(flat, two),
+                                                    top.value(flat, two + 1)))
+    assert e.low < e.mid < e.high and e.largest_child == pytest.approx(inner.value(flat, two))
+    # By level: R = 1 at level 1, 3 below it; moved by log 2 below level 1 only (R = 6 there).
+    levels = ew.LevelRatios(flat, ew.RatioModel(math.log(3), 0.0, 0.5, 3))
+    assert top.value(levels) == pytest.approx(1.0 + ((0.5 + 3 * 5.0) / 1.5) * 2)
+    assert top.value(levels.moved(math.log(2))) == pytest.approx(1.0 + ((0.5 + 6 * 5.0) / 1.5) * 2)
+
+
+def test_level_ratios_fit_each_level_apart(ew):
+    """LevelRatios.fit fits log R on log n over the classes of the first guess and, apart, over the sets
+    below them (the same least squares as RatioModel.fit on each part), and needs three sets in each."""
+    def node(level, n, ratio):
+        return ew.Node(level, n, "0A1B", ew.Solved(n, 1, ratio, 1, 0.0), 0.0,
+                       [ew.Node(level + 1, 3, "0A0B", ew.Solved(3, 5, 1.0, 1, 0.0))])
+
+    first = [("g", node(1, n, 0.01 * n)) for n in (200, 400, 800)]  # R = 0.01 n exactly
+    deeper = [("g", node(2, n, 1e-6 * n ** 3)) for n in (100, 200, 300, 500)]  # R = 1e-6 n^3
+    got = ew.LevelRatios.fit(first + deeper)
+    assert got.first.beta == pytest.approx(1.0) and got.first(1000) == pytest.approx(10.0)
+    assert got.deeper.beta == pytest.approx(3.0) and got.deeper(1000) == pytest.approx(1000.0)
+    assert got.at(1) is got.first and got.at(2) is got.deeper and got.at(3) is got.deeper
+    assert ew.LevelRatios.fit(first + deeper[:2]) is None
+
+
+def test_leaf_ratio_is_the_leafs_own_r(ew, monkeypatch):
+    """leaf_ratio divides the leaf's CPU by its scan plus its best-first guess's classes solved alone, the
+    same R as calibration's (Node.ratio), and gives None when a class hits the CPU limit."""
+    game = resolve_game("bc:4:8")
+    solver = Solver(game)
+    first, root = ew.first_guess(game, solver)
+    secrets = root.classes[0]
+    ex = ew.expand(solver, secrets, (first,))
+    solved = []
+    real = ew.solve_forked
+
+    def counting(solver_, cls, history, limit):
+        got = real(solver_, cls, history, limit)
+        assert history == (first, ex.guess) and not got.censored and got.value is not None
+        solved.append(got.cpu)
+        return got
+
+    monkeypatch.setattr(ew, "solve_forked", counting)
+    ratio = ew.leaf_ratio(solver, secrets, (first,), 7.0, 60)
+    assert len(solved) == len(ex.classes) and ratio is not None
+    # Its denominator is the scan (timed again, so only bounded) plus the classes' own seconds.
+    assert 7.0 / ratio >= sum(solved) - 1e-9
+    monkeypatch.setattr(ew, "solve_forked", lambda *a: ew.Solved(3, None, 1.0, 0, 0.0))
+    assert ew.leaf_ratio(solver, secrets, (first,), 7.0, 60) is None
+
+
+def test_leaf_ratios_shift_the_estimate(ew, capsys):
+    """The total is printed again with R fitted by level; with leaves of at least RATIO_MIN secrets (and
+    RATIO_MIN_CPU seconds) the target's own R is printed against the fit below level 1, and a third total
+    with that fit moved to them; --no-leaf-ratios leaves those out."""
+    argv = ["--game", "bc:4:10", "--calibrate", "bc:4:8,bc:4:9", "--span-games", "bc:4:8", "--levels", "1",
+            "--budget", "1", "--limit", "20", "--seed", "2"]
+    assert ew.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "its own R" in out and "R at the target's own" in out and "below level 1 moved to them" in out
+    assert "with R by level:" in out
+    assert ew.main(argv + ["--no-leaf-ratios"]) == 0
+    out = capsys.readouterr().out
+    assert "its own R" not in out and "R at the target's own" not in out

@@ -1,0 +1,74 @@
+"""scripts/profile_set.py: the set it profiles is the path's, and --guesses counts what the set's node did.
+
+The set is checked against a filter of the game's codes written here from the rules (bulls and cows by
+counting), and the value against a brute-force optimum; the guesses --guesses reports are the ones the
+node searched, of which exactly the non-best are refuted, and its R is a positive ratio of two times.
+"""
+
+import importlib.util
+import itertools
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "profile_set.py"
+
+
+@pytest.fixture(scope="module")
+def ps():
+    spec = importlib.util.spec_from_file_location("profile_set", _SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["profile_set"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def bulls_cows(a, b):
+    bulls = sum(x == y for x, y in zip(a, b))
+    return bulls, len(set(a) & set(b)) - bulls
+
+
+def brute(secrets, codes):
+    """Least total guesses to find any of ``secrets`` (tuples), any code a guess: plain recursion."""
+    from functools import cache
+
+    @cache
+    def best(alive):
+        if len(alive) == 1:
+            return 1
+        out = None
+        for g in codes:
+            parts = {}
+            for s in alive:
+                parts.setdefault(bulls_cows(g, s), []).append(s)
+            if len(parts) == 1 and g not in alive:
+                continue
+            cost = len(alive) + sum(best(tuple(p)) for h, p in parts.items() if h != (len(g), 0))
+            out = cost if out is None else min(out, cost)
+        return out
+
+    return best(tuple(secrets))
+
+
+def test_guesses_reports_the_nodes_searches(ps, capsys):
+    codes = list(itertools.permutations(range(6), 3))  # bc:3:6
+    path = [((0, 1, 2), (0, 1))]  # 012 answered 0A1B
+    secrets = [c for c in codes if all(bulls_cows(g, c) == h for g, h in path)]
+    assert ps.main(["--game", "bc:3:6", "--path", "012:0A1B", "--top", "3", "--guesses"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{len(secrets)} secrets")
+    value = int(re.search(r"^value (\d+)", out, re.MULTILINE).group(1))
+    assert value == brute(secrets, codes)
+    m = re.search(r"searched the classes of ([\d,]+) guesses \(of ([\d,]+) it tries\); ([\d,]+) were refuted;"
+                  r" .* \(value (\d+)\)", out)
+    assert m, out
+    searched, tried, refuted, again = (int(x.replace(",", "")) for x in m.groups())
+    assert again == value and 1 <= searched <= tried and refuted < searched
+    r = re.search(r"^R = [\d.]+ s / [\d.]+ s = ([\d.]+)", out, re.MULTILINE)
+    assert (r and float(r.group(1)) > 0) or "took no measurable time" in out
+    # Bad input: one line on stderr, exit 2.
+    assert ps.main(["--game", "bc:3:6", "--path", "012"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "GUESS:HINT" in err
