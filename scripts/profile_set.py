@@ -3,10 +3,12 @@
     python scripts/profile_set.py --game bc:5:10 --path 01234:0A2B 10567:0A2B 28375:0A2B   # about 2 min
     python scripts/profile_set.py --game bc:5:8 --path 01234:0A3B --top 10
     python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --guesses   # about 11 min
+    python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --beta 3368  # its value known
 
 The set is the secrets that answer each guess of the path with its hint. It is solved exactly by one
 `Solver` (fresh memo, every lever on, as in `scripts/estimate_work.py`'s leaves) under cProfile, after a
-smaller class of the same node has been solved to load the kernels. It prints the value, the CPU seconds,
+smaller class of the same node has been solved to load the kernels (under ``--beta B``, the solver's
+contract: the value if below B, else a bound of at least B). It prints the value, the CPU seconds,
 the solver's counts, and the functions that took the most time of their own: the kernels are numba
 functions called from Python, so each appears with its calls and seconds. cProfile slows the Python side,
 so the seconds in the table add up to more than the CPU figure above it.
@@ -41,10 +43,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--path", nargs="+", required=True, metavar="GUESS:HINT",
                         help="guesses and the hints that keep the set, in order (e.g. 01234:0A2B)")
     parser.add_argument("--top", type=int, default=18, help="functions to list")
+    parser.add_argument("--beta", type=int, default=None, metavar="B",
+                        help="solve under beta B (the solver's contract: exact when below B, else a bound >= B) "
+                             "instead of none")
     parser.add_argument("--guesses", action="store_true",
                         help="then count the guesses searched at the set's node, and measure the set's R")
     args = parser.parse_args(argv)
     try:
+        if args.beta is not None and args.beta < 1:
+            raise ValueError(f"--beta {args.beta}: a total of guesses, at least 1")
         game = resolve_game(args.game)
         steps = []
         for step in args.path:
@@ -75,11 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     profile = cProfile.Profile()
     start = time.process_time()
     profile.enable()
-    value = solver.solve(secrets, INF, history, depth)
+    beta = INF if args.beta is None else args.beta
+    value = solver.solve(secrets, beta, history, depth)
     profile.disable()
     cpu = time.process_time() - start
     c = solver.counts
-    print(f"value {value}, {cpu:.1f} CPU s, {c.nodes:,} nodes, {c.bound_scans:,} bound scans, {c.memo_hits:,} memo hits")
+    print(f"{'value' if value < beta else f'at least {beta}: bound'} {value}, {cpu:.1f} CPU s, {c.nodes:,} nodes, {c.bound_scans:,} bound scans, {c.memo_hits:,} memo hits")
     pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
     if args.guesses:
         searched_guesses(game, secrets, history, depth)

@@ -68,7 +68,15 @@ def test_guesses_reports_the_nodes_searches(ps, capsys):
     assert again == value and 1 <= searched <= tried and refuted < searched
     r = re.search(r"^R = [\d.]+ s / [\d.]+ s = ([\d.]+)", out, re.MULTILINE)
     assert (r and float(r.group(1)) > 0) or "took no measurable time" in out
+    # Under a beta: the value when it is below, a bound of at least beta when it is not.
+    assert ps.main(["--game", "bc:3:6", "--path", "012:0A1B", "--top", "1", "--beta", str(value + 1)]) == 0
+    assert re.search(rf"^value {value},", capsys.readouterr().out, re.MULTILINE)
+    assert ps.main(["--game", "bc:3:6", "--path", "012:0A1B", "--top", "1", "--beta", str(value)]) == 0
+    bound = int(re.search(r"^at least \d+: bound (\d+),", capsys.readouterr().out, re.MULTILINE).group(1))
+    assert bound >= value
     # Bad input: one line on stderr, exit 2.
+    assert ps.main(["--game", "bc:3:6", "--path", "012:0A1B", "--beta", "0"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
     assert ps.main(["--game", "bc:3:6", "--path", "012"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "GUESS:HINT" in err
