@@ -433,7 +433,8 @@ def hansen_hurwitz(draws: list[tuple[int, float]], values: dict[int, float]) -> 
     return sum(values[i] / kp for i, kp in draws)
 
 
-def replay(node: Node, levels: int, r: RatioModel, k: int, power: float, rng, shift: float = 0.0) -> float:
+def replay(node: Node, levels: int, r: RatioModel | LevelRatios, k: int, power: float, rng,
+           shift: float = 0.0) -> float:
     """The estimator on a measured node, reading the sampled sets' times from the measurements: the
     node's measured time at ``levels`` 0 (or when it was not expanded in calibration)."""
     if levels == 0 or not node.children:
@@ -446,7 +447,8 @@ def replay(node: Node, levels: int, r: RatioModel, k: int, power: float, rng, sh
 def validate(cals: list[Calibration], levels: int, k: int, power: float, min_n: int, seeds: int, say) -> None:
     """The estimator on each calibration game's classes of at least ``min_n`` secrets (smaller ones count
     their measured time, as for the target) with R(n) fitted on the other games only (leave one game
-    out), replayed over ``seeds`` samplings: its error against the measured total."""
+    out), replayed over ``seeds`` samplings: its error against the measured total, with one fit for R and
+    with R by level (LevelRatios, when the other games give three sets at each level)."""
     for cal in cals:
         if cal.censored:
             continue
@@ -732,8 +734,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=60.0, help="CPU seconds per sampled leaf")
     parser.add_argument("--leaf-ratios", action=argparse.BooleanOptionalAction, default=True,
                         help="measure R at the target's own leaves of at least 100 secrets (their best-first "
-                             "guess's classes solved too), and print the estimate with R shifted to them "
-                             "(default: on)")
+                             "guess's classes solved too), and print the total with R by level moved to them "
+                             "below level 1 (default: on)")
     parser.add_argument("--min-class", type=int, default=500,
                         help="classes of the first guess below this size are solved whole, not sampled")
     parser.add_argument("--first", metavar="CODE",
@@ -887,10 +889,9 @@ def main(argv: list[str] | None = None) -> int:
     say(f"total work (one solver, CPU s of this machine){under}: "
         f"sampling estimator {tot[0]:.3g} ({tot[1]:.3g} .. {tot[2]:.3g}) = {tot[0] / 3600:.3g} CPU h; size fit "
         f"{fit_total:.3g}" + (f"; game family {family:.3g}" if family else ""))
-    # R in the target itself. The fit comes from smaller games; where the target's own leaves have an R
-    # far from it, so may its bigger sets. The second estimate shifts log R by the leaves' mean residual at
-    # every level (the same shift for every size: in bc:5:9 the residual grew with the set, so even this
-    # leans low; docs/bc-5-10-plan.md).
+    # The same draws under two other R: fitted apart by level, and with the fit below level 1 moved by the
+    # mean log residual of the target's own leaves (one move for every size, though the leaves are the
+    # target's smallest sampled sets and a residual can differ tenfold between sets: docs/bc-5-10-plan.md).
     def resummed(model) -> list[float]:
         """The total again with the sampled classes under another R (no new solve)."""
         out = [root.scan_cpu] * 3
