@@ -4,6 +4,7 @@
     python scripts/profile_set.py --game bc:5:8 --path 01234:0A3B --top 10
     python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --guesses   # about 11 min
     python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --beta 3368  # its value known
+    python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --guesses --gaps 20  # 15 min
 
 The set is the secrets that answer each guess of the path with its hint. It is solved exactly by one
 `Solver` (fresh memo, every lever on, as in `scripts/estimate_work.py`'s leaves) under cProfile, after a
@@ -18,6 +19,8 @@ the guesses whose classes it searched (those the lookahead bound and the raised 
 how many of them were refuted and how much of the time they took; and the set's R as
 `scripts/estimate_work.py` defines it, its CPU seconds over those of its scan plus its best-first guess's
 classes each solved alone: how much more the whole search costs than proving that one guess's subtree.
+``--gaps K`` then takes K of the refuted guesses and says how far their bounds fall short of their exact
+cost, and in classes of which sizes.
 """
 
 from __future__ import annotations
@@ -48,10 +51,15 @@ def main(argv: list[str] | None = None) -> int:
                              "instead of none")
     parser.add_argument("--guesses", action="store_true",
                         help="then count the guesses searched at the set's node, and measure the set's R")
+    parser.add_argument("--gaps", type=int, default=0, metavar="K",
+                        help="with --guesses: for K of the refuted guesses, evenly spaced in the order searched, "
+                             "solve every class exactly and say how far short each bound falls, by class size")
     args = parser.parse_args(argv)
     try:
         if args.beta is not None and args.beta < 1:
             raise ValueError(f"--beta {args.beta}: a total of guesses, at least 1")
+        if args.gaps < 0 or (args.gaps and not args.guesses):
+            raise ValueError(f"--gaps {args.gaps}: a number of guesses, with --guesses")
         game = resolve_game(args.game)
         steps = []
         for step in args.path:
@@ -90,12 +98,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'value' if value < beta else f'at least {beta}: bound'} {value}, {cpu:.1f} CPU s, {c.nodes:,} nodes, {c.bound_scans:,} bound scans, {c.memo_hits:,} memo hits")
     pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
     if args.guesses:
-        searched_guesses(game, secrets, history, depth)
+        refuted = searched_guesses(game, secrets, history, depth)
+        if args.gaps:
+            step = max(1, len(refuted) // args.gaps)
+            bound_gaps(game, secrets, history, depth, refuted[::step][: args.gaps])
     return 0
 
 
-def searched_guesses(game, secrets: np.ndarray, history: tuple[int, ...], depth: int) -> None:
-    """Print the guesses whose classes the set's own node searched, and the set's R (module docstring)."""
+def searched_guesses(game, secrets: np.ndarray, history: tuple[int, ...], depth: int) -> list[tuple[int, int]]:
+    """Print the guesses whose classes the set's own node searched, and the set's R (module docstring); return
+    the refuted ones, (guess, its bound with the big classes raised), in the order searched."""
     searched = []  # (guess, bound before its classes were searched, beta then, its cost or bound, CPU s)
 
     class Recording(Solver):
@@ -132,9 +144,47 @@ def searched_guesses(game, secrets: np.ndarray, history: tuple[int, ...], depth:
         below += time.process_time() - start
     if below <= 0:  # a few clock ticks: no ratio to speak of
         print(f"R: the best-first guess {format_code(game, best_first)}'s scan and classes took no measurable time")
+    else:
+        print(f"R = {cpu:.1f} s / {below:.2f} s = {cpu / below:.1f} (the best-first guess "
+              f"{format_code(game, best_first)}'s scan and {len(big)} classes of three or more, each solved alone)")
+    return [(g, bound) for g, bound, _beta, _cost, _sec in refuted]
+
+
+def bound_gaps(game, secrets: np.ndarray, history: tuple[int, ...], depth: int, guesses: list[tuple[int, int]]) -> None:
+    """For each (guess, raised bound): the guess's total with every class of three or more at its counting
+    bound (one step), at its least lookahead bound (two steps: the bound the search raises big classes
+    to) and solved exactly (smaller classes cost their closed form in all three); then the two-step
+    bound's shortfall summed by class size."""
+    if not guesses:
+        print("\nno guess was refuted at the set's node: no bound fell short there")
         return
-    print(f"R = {cpu:.1f} s / {below:.2f} s = {cpu / below:.1f} (the best-first guess {format_code(game, best_first)}'s "
-          f"scan and {len(big)} classes of three or more, each solved alone)")
+    solver = Solver(game, orbits=True)
+    lb = solver.bounds.lb[depth - 1]
+    short: dict[int, list[int]] = {}  # class size bucket -> [classes, sum of (exact - two-step)]
+    print(f"\n{len(guesses)} refuted guesses, their totals with the classes at each bound:")
+    for g, raised in guesses:
+        members, starts, big = search_kernels.split_classes(solver.table, g, secrets, solver.nh, solver.win)
+        sizes = np.diff(starts)
+        # every secret pays for g; a class of one or two (not the winning hint) costs its counting bound
+        closed = secrets.shape[0] + sum(int(lb[n]) for h, n in enumerate(sizes)
+                                        if 0 < n <= 2 and h != solver.win)
+        one = two = exact = closed
+        for h in big:
+            cls = members[starts[h] : starts[h + 1]].copy()
+            n = cls.shape[0]
+            scan = solver.scan(cls, INF, history + (g,), depth - 1)
+            least = int(scan.bounds[: len(scan.guesses)].min())
+            solver.reset()
+            value = solver.solve(cls, INF, history + (g,), depth - 1)
+            one, two, exact = one + int(lb[n]), two + least, exact + value
+            bucket = short.setdefault(min(n // 25 * 25, 150), [0, 0])
+            bucket[0] += 1
+            bucket[1] += value - least
+        print(f"  {format_code(game, g)}: raised {raised}, one step {one}, two steps {two}, exact {exact}")
+    total = sum(x[1] for x in short.values())
+    print("the two-step bound's shortfall by class size: " + ", ".join(
+        f"{b}{'+' if b == 150 else f'-{b + 24}'}: {x[1]} over {x[0]} classes ({100 * x[1] / max(total, 1):.0f}%)"
+        for b, x in sorted(short.items())))
 
 
 if __name__ == "__main__":

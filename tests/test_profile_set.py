@@ -80,3 +80,23 @@ def test_guesses_reports_the_nodes_searches(ps, capsys):
     assert ps.main(["--game", "bc:3:6", "--path", "012"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "GUESS:HINT" in err
+
+
+def test_gaps_sum_each_bounds_shortfall(ps, capsys):
+    """--gaps: for refuted guesses, one-step <= two-step <= exact cost, each exact cost at least the set's
+    value (the guess was refuted), and the shortfall by class size adds up to the guesses' own."""
+    assert ps.main(["--game", "bc:4:7", "--path", "0123:0A2B", "--top", "1", "--guesses", "--gaps", "3"]) == 0
+    out = capsys.readouterr().out
+    value = int(re.search(r"^value (\d+)", out, re.MULTILINE).group(1))
+    rows = re.findall(r"^  \d+: raised \d+, one step (\d+), two steps (\d+), exact (\d+)$", out, re.MULTILINE)
+    assert len(rows) == 3
+    for one, two, exact in ((int(a), int(b), int(c)) for a, b, c in rows):
+        assert one <= two <= exact and exact >= value
+    buckets = re.search(r"^the two-step bound's shortfall by class size: (.*)$", out, re.MULTILINE).group(1)
+    summed = sum(int(x) for x in re.findall(r": (\d+) over \d+ classes", buckets))
+    assert summed == sum(int(c) - int(b) for _, b, c in rows)
+    # None refuted (bc:3:6's 012 0A1B: its first guess is the best): said, not divided by zero.
+    assert ps.main(["--game", "bc:3:6", "--path", "012:0A1B", "--top", "1", "--guesses", "--gaps", "2"]) == 0
+    assert "no guess was refuted" in capsys.readouterr().out
+    assert ps.main(["--game", "bc:3:6", "--path", "012:0A1B", "--gaps", "2"]) == 2
+    assert "--guesses" in capsys.readouterr().err
