@@ -4,7 +4,7 @@
     python scripts/profile_set.py --game bc:5:8 --path 01234:0A3B --top 10
     python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --guesses   # about 11 min
     python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --beta 3368  # its value known
-    python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --guesses --gaps 20  # 15 min
+    python scripts/profile_set.py --game bc:5:9 --path 01234:0A3B 12546:0A3B --guesses --gaps 20  # 25 min
 
 The set is the secrets that answer each guess of the path with its hint. It is solved exactly by one
 `Solver` (fresh memo, every lever on, as in `scripts/estimate_work.py`'s leaves) under cProfile, after a
@@ -14,7 +14,8 @@ the solver's counts, and the functions that took the most time of their own: the
 functions called from Python, so each appears with its calls and seconds. cProfile slows the Python side,
 so the seconds in the table add up to more than the CPU figure above it.
 
-With ``--guesses`` it then says what the set's own node did, in two more searches without the profiler:
+With ``--guesses`` it then says what the set's own node did, in two more searches without the profiler
+(and without ``--beta``):
 the guesses whose classes it searched (those the lookahead bound and the raised classes left below beta),
 how many of them were refuted and how much of the time they took; and the set's R as
 `scripts/estimate_work.py` defines it, its CPU seconds over those of its scan plus its best-first guess's
