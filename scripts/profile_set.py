@@ -128,6 +128,13 @@ def searched_guesses(game, secrets: np.ndarray, history: tuple[int, ...], depth:
     print(f"\nthe set's node searched the classes of {len(searched):,} guesses (of "
           f"{len(solver.candidate_guesses(secrets, history)):,} it tries); {len(refuted):,} were refuted; they took "
           f"{sum(x[4] for x in searched):.1f} of the search's {cpu:.1f} CPU s (value {value})")
+    # When the node found its best guess, and how many guesses it searched whose bound was already at or
+    # above the value (a beta at the value from the start would have left those out).
+    found = max((i for i, x in enumerate(searched) if x[3] < x[2]), default=None)
+    if found is not None:
+        print(f"  its best guess {format_code(game, searched[found][0])} ({searched[found][3]}) was number "
+              f"{found + 1:,} of them, after {sum(x[4] for x in searched[:found]):.1f} s of their searches; "
+              f"{sum(x[1] >= value for x in searched):,} of them had a bound of {value} or more")
     for g, bound, beta, cost, sec in sorted(searched, key=lambda x: -x[4])[:5]:
         print(f"  {format_code(game, g)}: lookahead bound {bound}, beta {'none' if beta >= INF else beta}, "
               f"{'refuted at' if cost >= beta else 'cost'} {cost}, {sec:.2f} s")

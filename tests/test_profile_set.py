@@ -66,6 +66,8 @@ def test_guesses_reports_the_nodes_searches(ps, capsys):
     assert m, out
     searched, tried, refuted, again = (int(x.replace(",", "")) for x in m.groups())
     assert again == value and 1 <= searched <= tried and refuted < searched
+    best = re.search(r"its best guess \d+ \((\d+)\) was number ([\d,]+) of them", out)
+    assert best and int(best.group(1)) == value and int(best.group(2).replace(",", "")) <= searched
     r = re.search(r"^R = [\d.]+ s / [\d.]+ s = ([\d.]+)", out, re.MULTILINE)
     assert (r and float(r.group(1)) > 0) or "took no measurable time" in out
     # Under a beta: the value when it is below, a bound of at least beta when it is not.
