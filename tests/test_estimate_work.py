@@ -216,8 +216,12 @@ def test_leaf_ratio_is_the_leafs_own_r(ew, monkeypatch):
     assert len(solved) == len(ex.classes) and ratio is not None
     # Its denominator is the scan (timed again, so only bounded) plus the classes' own seconds.
     assert 7.0 / ratio >= sum(solved) - 1e-9
-    monkeypatch.setattr(ew, "solve_forked", lambda *a: ew.Solved(3, None, 1.0, 0, 0.0))
-    assert ew.leaf_ratio(solver, secrets, (first,), 7.0, 60) is None
+    monkeypatch.undo()
+    # A class over the CPU limit: bc:4:10 whole, whose best-first guess's biggest class (0A1B, 1440
+    # secrets, taken first) needs several seconds, under a limit of one.
+    game = resolve_game("bc:4:10")
+    solver = Solver(game)
+    assert ew.leaf_ratio(solver, np.arange(game.size, dtype=np.int32), (), 7.0, 1) is None
 
 
 def test_leaf_ratios_shift_the_estimate(ew, capsys):
