@@ -497,18 +497,26 @@ RATIO_MIN = 100
 RATIO_MIN_CPU = 0.05
 
 
-def leaf_ratio(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], cpu: float,
-               limit: float | None) -> float | None:
-    """R of a set of the target solved whole in ``cpu`` seconds: that over its scan plus the classes of its
-    best-first guess, each solved alone as in calibration (None if one hits the CPU ``limit``)."""
+def below_cpu(solver: Solver, secrets: np.ndarray, history: tuple[int, ...],
+              limit: float | None) -> tuple[Expansion, float | None]:
+    """A set's best-first expansion and the CPU seconds below it, R's denominator: its scan plus the classes
+    of its best-first guess, each solved alone as in calibration (None if one hits the CPU ``limit``)."""
     ex = expand(solver, secrets, history)
     below = ex.scan_cpu
     for cls in ex.classes:
         s = solve_forked(solver, cls, history + (ex.guess,), limit)
         if s.censored:
-            return None
+            return ex, None
         below += s.cpu
-    return cpu / below if below > 0 else None
+    return ex, below
+
+
+def leaf_ratio(solver: Solver, secrets: np.ndarray, history: tuple[int, ...], cpu: float,
+               limit: float | None) -> float | None:
+    """R of a set of the target solved whole in ``cpu`` seconds: that over ``below_cpu`` (None if a class
+    hits the CPU ``limit``, or the time below is a few clock ticks of nothing)."""
+    _, below = below_cpu(solver, secrets, history, limit)
+    return cpu / below if below else None
 
 
 @dataclass
@@ -871,11 +879,14 @@ def main(argv: list[str] | None = None) -> int:
     fit = lambda n: math.exp(a + shift + b * math.log(n))  # noqa: E731
     say(f"\nsize fit shifted to {target.name} by its {len(own)} measured sets of >= 100 secrets: x{math.exp(shift):.2f}")
     say(f"{'class':>6} {'n':>6} {'how':>8} {'estimate s':>12} {'low':>10} {'high':>10} {'size fit s':>11}")
-    def summed(rows, show: bool) -> tuple[list[float], float]:
+    def summed(rows, show: bool, model=None) -> tuple[list[float], float]:
         """A first guess's classes summed: ([middle, low, high] estimate, size fit); classes the budget did not
-        reach take the size fit, with its residual sd for low and high."""
+        reach take the size fit, with its residual sd for low and high. With ``model``, the sampled classes
+        are evaluated again under that R (their draws are kept: no new solve)."""
         tot, fit_total = [0.0, 0.0, 0.0], 0.0
         for hint, n, e, how in sorted(rows, key=lambda t: -t[1]):
+            if model is not None and hint in samples:
+                e = samples[hint].estimate(model)
             e = e or Estimate(fit(n), fit(n) / math.exp(sd), fit(n) * math.exp(sd))
             tot = [tot[0] + e.mid, tot[1] + e.low, tot[2] + e.high]
             fit_total += fit(n)
@@ -893,13 +904,8 @@ def main(argv: list[str] | None = None) -> int:
     # mean log residual of the target's own leaves (one move for every size, though the leaves are the
     # target's smallest sampled sets and a residual can differ tenfold between sets: docs/bc-5-10-plan.md).
     def resummed(model) -> list[float]:
-        """The total again with the sampled classes under another R (no new solve)."""
-        out = [root.scan_cpu] * 3
-        for hint, n, e, how in rows:
-            e = samples[hint].estimate(model) if hint in samples else (
-                e or Estimate(fit(n), fit(n) / math.exp(sd), fit(n) * math.exp(sd)))
-            out = [out[0] + e.mid, out[1] + e.low, out[2] + e.high]
-        return out
+        """The total again with the sampled classes under another R."""
+        return [x + root.scan_cpu for x in summed(rows, False, model)[0]]
 
     def said(name, t):
         say(f"  {name}: {t[0]:.3g} ({t[1]:.3g} .. {t[2]:.3g}) = {t[0] / 3600:.3g} CPU h, x{t[0] / tot[0]:.3g} the "

@@ -31,6 +31,7 @@ import cProfile
 import pstats
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -39,6 +40,10 @@ from treegen.exact.contracts import INF, UNCAPPED
 from treegen.exact.solver import Solver
 from treegen.feedback import consistent_secrets
 from treegen.rules import format_code, parse_code, parse_hint, resolve_game
+
+# estimate_work, beside this script, measures R; the same code measures it here
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from estimate_work import below_cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,23 +143,14 @@ def searched_guesses(game, secrets: np.ndarray, history: tuple[int, ...], depth:
     for g, bound, beta, cost, sec in sorted(searched, key=lambda x: -x[4])[:5]:
         print(f"  {format_code(game, g)}: lookahead bound {bound}, beta {'none' if beta >= INF else beta}, "
               f"{'refuted at' if cost >= beta else 'cost'} {cost}, {sec:.2f} s")
-    # R: the best-first guess (the first the scan returns under beta INF) and its classes, each alone.
-    solver = Solver(game, orbits=True)
-    start = time.process_time()
-    scan = solver.scan(secrets, INF, history, depth)
-    best_first = int(scan.guesses[0])
-    members, starts, big = search_kernels.split_classes(solver.table, best_first, secrets, solver.nh, solver.win)
-    below = time.process_time() - start
-    for h in big:
-        solver.reset()
-        start = time.process_time()
-        solver.solve(members[starts[h] : starts[h + 1]].copy(), INF, history + (best_first,), depth - 1)
-        below += time.process_time() - start
-    if below <= 0:  # a few clock ticks: no ratio to speak of
-        print(f"R: the best-first guess {format_code(game, best_first)}'s scan and classes took no measurable time")
+    # R, measured as estimate_work measures it: the best-first guess's scan and classes, each solved alone.
+    ex, below = below_cpu(Solver(game, orbits=True), secrets, history, None)
+    if not below:  # a few clock ticks: no ratio to speak of
+        print(f"R: the best-first guess {format_code(game, ex.guess)}'s scan and classes took no measurable time")
     else:
         print(f"R = {cpu:.1f} s / {below:.2f} s = {cpu / below:.1f} (the best-first guess "
-              f"{format_code(game, best_first)}'s scan and {len(big)} classes of three or more, each solved alone)")
+              f"{format_code(game, ex.guess)}'s scan and {len(ex.classes)} classes of three or more, each solved "
+              "alone)")
     return [(g, bound) for g, bound, _beta, _cost, _sec in refuted]
 
 
