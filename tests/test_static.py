@@ -98,10 +98,20 @@ def test_the_methods_agree_case_by_case_with_brute_force(name):
 
 
 def test_two_peg_numbers_match_the_published_table():
-    # "Static-Mastermind" (February 2002): C(m, 2) = 2, 2, 3, 4, 4, 5 for m = 2..7 colours
-    for colours, published in zip(range(2, 8), (2, 2, 3, 4, 4, 5)):
+    # Rosenbaum, "Static-Mastermind" (February 2002): C(m, 2) = 2, 2, 3, 4, 4, 5, 6?, 6?, 7? for m = 2..10
+    # colours ("?": a set known, not proved least); Goddard (2003), as quoted in a later chapter, a
+    # ceil(2c/3 + 1)-strategy for two pegs, whose final guess makes it ceil(2c/3) static guesses: the same.
+    for colours, published in zip(range(2, 11), (2, 2, 3, 4, 4, 5, 6, 6, 7)):
         got = static.find_static(resolve_game(f"mm:2:{colours}"))
-        assert got.proved and len(got.guesses) == published
+        assert got.proved and len(got.guesses) == published == -(-2 * colours // 3)
+
+
+@pytest.mark.parametrize("colours", [5, 7])
+def test_three_peg_numbers_match_goddards_formula(colours):
+    # Goddard (2003), as quoted: a c-strategy for three pegs (c - 1 static guesses and the final one),
+    # "optimal for sufficiently large c"; it holds from 4 colours (docs/results.md#static-game).
+    got = static.find_static(resolve_game(f"mm:3:{colours}"))
+    assert got.proved and len(got.guesses) == colours - 1
 
 
 def test_cp_sat_refutes_a_size_with_clauses():
