@@ -114,6 +114,38 @@ def test_three_peg_numbers_match_goddards_formula(colours):
     assert got.proved and len(got.guesses) == colours - 1
 
 
+def test_cp_sat_splits_cases_of_three_free_guesses_into_subcases():
+    # mm:2:8 needs 6: at sizes 5 and 6 every live case leaves three or four guesses free, so CP-SAT decides it
+    # subcase by subcase (cases.subcases). Case by case against the depth-first search, and at size 5 against
+    # every three codes of each case's list, scored with rules.score (numpy over all triples at once).
+    import numpy as np
+
+    from treegen.feedback import feedback_table
+
+    game = resolve_game("mm:2:8")
+    cases = static.symmetry_cases(game, feedback_table(game))
+    ids: dict = {}
+    scores = np.array([[ids.setdefault(score(game, g, s), len(ids)) for s in game.codes] for g in game.codes])
+    for k in (5, 6):
+        dfs = static.decide_cases(game, k, "dfs")
+        sat = static.decide_cases(game, k, "cp-sat")
+        assert {r.status for r in sat} >= {"infeasible"} and len(dfs) == len(sat) == len(cases)
+        for case, a, b in zip(cases, dfs, sat):
+            if a.status == "counting":
+                assert b.status == "counting"
+                continue
+            assert b.subcases > 0 and (a.status == "found") == (b.status == "found"), (case.fixed, a, b)
+            if b.status == "found":
+                assert naive_separates(game, [parse_code(game, c) for c in b.found])
+            if k == 5:
+                base = scores[case.fixed[0]] * 16 + scores[case.fixed[1]]
+                triples = np.array(list(itertools.combinations([int(c) for c in case.allowed], 3)))
+                keys = np.sort(((base * 16 + scores[triples[:, 0]]) * 16 + scores[triples[:, 1]]) * 16
+                               + scores[triples[:, 2]], axis=1)
+                separates = ~(keys[:, 1:] == keys[:, :-1]).any(axis=1)
+                assert not separates.any() and a.status == "infeasible", case.fixed
+
+
 def test_cp_sat_refutes_a_size_with_clauses():
     # Without the counting bounds, refuting 2 guesses for mm:3:4 takes the lazy clause loop.
     game = resolve_game("mm:3:4")
@@ -328,8 +360,10 @@ def test_greenwell_is_shipped():
 
 def test_sigterm_stops_a_cp_sat_solve_at_once(tmp_path):
     # CP-SAT's solve is one long C++ call, inside which Python runs no signal handler: before the solve ran
-    # in a helper thread, an mm:4:7 case ignored SIGTERM for minutes. mastermind's size-5 cases take 18 to
-    # 550 s each in 2 to 6 solves, so a signal sent once the first solve has ended lands inside another.
+    # in a helper thread, an mm:4:7 case ignored SIGTERM for minutes. At size 6 mm:4:7's first subcase (0000
+    # 0001 0002, three guesses free) ends its first solve in about 20 s and its second takes over a minute, so
+    # a signal sent once the first solve has ended lands inside the second. (Mastermind's size-5 subcases,
+    # two guesses free, are solved in a second or two: too short to tell.)
     import signal
     import subprocess
     import time
@@ -338,7 +372,7 @@ def test_sigterm_stops_a_cp_sat_solve_at_once(tmp_path):
 
     err = tmp_path / "err"
     with open(err, "w") as stderr:
-        proc = subprocess.Popen([TREEGEN, "static", "--game", "mastermind", "--size", "5", "--method", "cp-sat",
+        proc = subprocess.Popen([TREEGEN, "static", "--game", "mm:4:7", "--size", "6", "--method", "cp-sat",
                                  "--workers", "1", "-o", str(tmp_path / "s.json")], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=stderr)
     try:

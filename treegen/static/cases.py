@@ -181,6 +181,27 @@ def symmetry_cases(game: Game, table, levels: int = 2) -> list[Case]:
     return cases
 
 
+def subcases(allowed, orbits) -> list[tuple[int, object]]:
+    """A case split by its first free guess, for sets with two or more free guesses: [(t, rest)], in order.
+
+    ``allowed``: the case's free codes (ascending ints); ``orbits``: for every code, its orbit's smallest
+    code under the permutations that fix the case's codes (``symmetry.class_of(game, fixed)``; ``allowed``
+    is a union of such orbits). Orbits are numbered by their smallest allowed code; in subcase j the free
+    guess t is orbit j's representative, and the other free guesses come from orbit j and later ones (t
+    excluded). Sound as one level up: such a permutation maps a set of the case onto a set of the case, and
+    it can map the set's free guess of least orbit j onto t."""
+    import numpy as np
+
+    sub = np.asarray(orbits, dtype=np.int64)[allowed]
+    firsts = np.sort(np.unique(sub, return_index=True)[1])  # positions in `allowed` of each orbit's first code
+    out = []
+    for j, pos in enumerate(firsts):
+        t = int(allowed[pos])
+        rest = allowed[np.isin(sub, sub[firsts[j:]])]
+        out.append((t, rest[rest != t]))
+    return out
+
+
 @dataclass(frozen=True)
 class Bounds:
     """Counting lower bounds on static(G): ``plain`` from h^k >= N, and the least bound over the symmetry

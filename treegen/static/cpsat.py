@@ -1,5 +1,6 @@
 """Deciding one symmetry case with OR-Tools CP-SAT: the lazy loop of separation clauses (the method
-beside the depth-first search of :mod:`.dfs`; both give the same answer, case by case)."""
+beside the depth-first search of :mod:`.dfs`; both give the same answer, case by case). A case with three
+or more free guesses is decided subcase by subcase (:func:`solve_by_subcases`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ import threading
 import time
 
 from ..rules import format_code
-from .cases import CaseRecord, hint_count, hint_labels, unseparated_pairs
+from .cases import (
+    Case,
+    CaseRecord,
+    hint_count,
+    hint_labels,
+    subcases,
+    unseparated_pairs,
+)
 
 
 def _pad(code: int, size: int, n: int) -> tuple[int, ...]:
@@ -145,3 +153,29 @@ def _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, sa
                 say(f"{where}: infeasible (a pair no allowed code separates)")
                 return False
         say(f"{where}: {len(missing)} pairs unseparated ({result.iterations} solves, {result.constraints} clauses)")
+
+
+def solve_by_subcases(game, table, k, case, orbits, pairs, workers, seed, deadline, result, say, use_filter=True,
+                      record=None, memory_mb=None):
+    """:func:`_solve_case` for a case split by its first free guess (``cases.subcases``; ``orbits`` as there):
+    the first set found, subcase by subcase in order, False when every subcase is infeasible, None when
+    stopped. With a free guess fixed, the domain filter keeps only codes whose largest class is at most
+    h^(m-2), and CP-SAT has one guess fewer to place: mm:4:7's case 0000 0001 at size 5, which CP-SAT did not
+    decide whole in 8.7 minutes, is 51 subcases, all closed by the filter in 3.8 s. ``record`` sums the
+    subcases' clauses and solves, counts them, and is "filter" only if the filter closed every one."""
+    record = record if record is not None else CaseRecord(k, (), case.bound, "")
+    statuses = set()
+    for t, rest in subcases(case.allowed, orbits):
+        part = CaseRecord(k, (), case.bound, "")
+        got = _solve_case(game, table, k, Case((*case.fixed, t), rest, case.bound), pairs, workers, seed, deadline,
+                          result, say, use_filter, part, memory_mb)
+        record.subcases += 1
+        record.clauses += part.clauses
+        record.solves += part.solves
+        statuses.add(part.status or ("infeasible" if got is False else ""))
+        if got is None or got is not False:
+            return got  # stopped, or a set
+    record.status = "filter" if statuses == {"filter"} else "infeasible"
+    where = f"k={k}, case {' '.join(format_code(game, c) for c in case.fixed)}"
+    say(f"{where}: {record.subcases} subcases, {record.status}")
+    return False

@@ -3,8 +3,9 @@
 Contract: :func:`search_case` decides whether some static set of ``k`` guesses contains the case's fixed
 codes and otherwise only codes of its ``allowed`` list (a symmetry case of ``treegen.static``), and
 returns one (the least in a fixed order) or None. It shares nothing with the CP-SAT model but the
-feedback table and the symmetry cases; ``treegen static --method dfs`` uses it, and the tests and
-``scripts/static_results.py --cross-check`` compare the two methods case by case.
+feedback table, the symmetry cases and their subcases by the first free guess; ``treegen static --method
+dfs`` uses it, and the tests and ``scripts/static_results.py --cross-check`` compare the two methods case
+by case.
 
 The search, for m = k - (number of fixed codes) free guesses chosen in increasing code order:
 - state: the partition of the secrets into classes (equal hints on the codes chosen so far);
@@ -39,6 +40,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..jitcache import ensure_cache
+from .cases import subcases
 
 ensure_cache(__file__)  # before the first kernel: a read-only install must still compile (jitcache)
 
@@ -240,21 +242,16 @@ def search_case(game, table, k, fixed, allowed, *, h, orbits=None, stats=None, w
             return STOPPED
         return None if got is None else sorted([*map(int, fixed), *got])
     # Symmetry subcases: the first free guess is the representative of the least orbit among the free
-    # guesses. Orbits are numbered by their smallest allowed code (the allowed list is a union of orbits).
-    sub = np.asarray(orbits, dtype=np.int64)[allowed]
-    firsts = np.sort(np.unique(sub, return_index=True)[1])
-    keep = domain(table, labels, allowed[firsts], slots, h ** (m - 1))
-    stats.nodes += firsts.size
-    for j, pos in enumerate(firsts):
+    # guesses (cases.subcases).
+    split = subcases(allowed, orbits)
+    keep = domain(table, labels, np.array([t for t, _rest in split], dtype=np.int64), slots, h ** (m - 1))
+    stats.nodes += len(split)
+    for j, (t, rest) in enumerate(split):
         if stop is not None and stop():
             return STOPPED
         if not keep[j]:
             continue  # the representative itself fails the domain filter: the subcase is empty
         stats.subcases += 1
-        t = int(allowed[pos])
-        later = np.isin(sub, sub[firsts[j:]])
-        rest = allowed[later]
-        rest = rest[rest != t]
         lab, _ = refine(table, labels, t, slots)
         got = _pick(table, tableT, lab, rest, m - 1, h, slots, stats, stop)
         if got is STOPPED:

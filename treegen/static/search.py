@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..rules import Game, format_code
 from .cases import Bounds, Case, CaseRecord, StaticError, _need, greedy_set, hint_count, symmetry_cases
-from .cpsat import _pad, _solve_case
+from .cpsat import _pad, _solve_case, solve_by_subcases
 from .dfs import _search_case
 
 
@@ -198,6 +198,12 @@ def _decide(game, table, k, case, method, h, workers, seed, deadline, result, sa
         outcome = None
     elif method == "dfs":
         outcome = _search_case(game, table, k, case, h, workers, deadline, symmetry, record)
+    elif symmetry and case.fixed and k - len(case.fixed) >= 3:
+        from ..symmetry import class_of
+
+        orbits = class_of(game, case.fixed)
+        outcome = solve_by_subcases(game, table, k, case, orbits, pairs, workers, seed, deadline, result, say,
+                                    use_bounds, record, memory_mb)
     else:
         outcome = _solve_case(game, table, k, case, pairs, workers, seed, deadline, result, say,
                               use_bounds, record, memory_mb)
