@@ -42,7 +42,7 @@ def add_static(sub) -> None:
                    help="cp-sat: cap each CP-SAT call at MB megabytes (it then stops, exit 4)")
     p.add_argument("--case-log", default=None, metavar="FILE",
                    help="write one JSON line per symmetry case: size, fixed codes, bound, status, seconds, "
-                   "clauses and solves (cp-sat), codes tried and subcases (dfs)")
+                   "clauses, solves and subcases (cp-sat), codes tried and subcases (dfs)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
@@ -131,7 +131,9 @@ def cmd_static(args) -> int:
               f"{result.seconds:.1f} s with {args.workers} thread{'s' if args.workers != 1 else ''}")
     else:
         print(f"search   CP-SAT: {result.iterations} solves, {result.constraints} separation clauses, "
-              f"{result.cases_solved} cases solved, {result.cases_bounded} closed by counting, "
+              f"{result.cases_solved} cases solved"
+              + (f" ({result.subcases} third-guess subcases)" if result.subcases else "")
+              + f", {result.cases_bounded} closed by counting, "
               f"{result.seconds:.1f} s with {args.workers} worker{'s' if args.workers != 1 else ''}")
     if args.size is not None and result.guesses is None and not result.timed_out:
         print(f"treegen: no static set of {args.size} guesses separates the secrets of {game.name} "
