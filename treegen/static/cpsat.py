@@ -165,10 +165,11 @@ def solve_by_subcases(game, table, k, case, orbits, pairs, workers, seed, deadli
     subcases' clauses and solves, counts them, and is "filter" only if the filter closed every one."""
     record = record if record is not None else CaseRecord(k, (), case.bound, "")
     statuses = set()
-    for t, rest in subcases(case.allowed, orbits):
+    reps, rest_of = subcases(case.allowed, orbits)
+    for j in range(reps.size):
         part = CaseRecord(k, (), case.bound, "")
-        got = _solve_case(game, table, k, Case((*case.fixed, t), rest, case.bound), pairs, workers, seed, deadline,
-                          result, say, use_filter, part, memory_mb)
+        got = _solve_case(game, table, k, Case((*case.fixed, int(reps[j])), rest_of(j), case.bound), pairs, workers,
+                          seed, deadline, result, say, use_filter, part, memory_mb)
         record.subcases += 1
         record.clauses += part.clauses
         record.solves += part.solves

@@ -243,15 +243,16 @@ def search_case(game, table, k, fixed, allowed, *, h, orbits=None, stats=None, w
         return None if got is None else sorted([*map(int, fixed), *got])
     # Symmetry subcases: the first free guess is the representative of the least orbit among the free
     # guesses (cases.subcases).
-    split = subcases(allowed, orbits)
-    keep = domain(table, labels, np.array([t for t, _rest in split], dtype=np.int64), slots, h ** (m - 1))
-    stats.nodes += len(split)
-    for j, (t, rest) in enumerate(split):
+    reps, rest_of = subcases(allowed, orbits)
+    keep = domain(table, labels, reps, slots, h ** (m - 1))
+    stats.nodes += reps.size
+    for j in range(reps.size):
         if stop is not None and stop():
             return STOPPED
         if not keep[j]:
             continue  # the representative itself fails the domain filter: the subcase is empty
         stats.subcases += 1
+        t, rest = int(reps[j]), rest_of(j)
         lab, _ = refine(table, labels, t, slots)
         got = _pick(table, tableT, lab, rest, m - 1, h, slots, stats, stop)
         if got is STOPPED:
