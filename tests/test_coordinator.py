@@ -13,7 +13,7 @@ import time
 import pytest
 from clitools import TREEGEN
 
-from treegen.exact import Infeasible, solve_game
+from treegen.exact import Infeasible, executors, solve_game
 from treegen.rules import GameError, NumberError, TreegenError, resolve_game
 from treegen.rules import ArgumentTypeError
 
@@ -94,6 +94,20 @@ def test_worker_processes_from_a_script_without_a_main_guard(tmp_path, how):
         cmd, given = [sys.executable, str(script)], None
     res = subprocess.run(cmd, input=given, capture_output=True, text=True, timeout=180, cwd=tmp_path)
     assert (res.returncode, res.stdout, res.stderr) == (0, f"total {total}\n", "")
+
+
+def test_closing_worker_processes_waits_for_the_pools_own_thread():
+    """A pool thread still running at the interpreter's exit can lose a race with Python 3.11's exit hook
+    and print an "Exception ignored ... Bad file descriptor" traceback (the test above saw it once in CI):
+    close() ends with that thread gone, even while a task was running."""
+    import threading
+    from concurrent.futures import process
+
+    pool = executors.ProcessExecutor(2)
+    running = pool.submit(time.sleep, 30)
+    pool.close()
+    assert running.done()
+    assert [t for t in threading.enumerate() if isinstance(t, process._ExecutorManagerThread)] == []
 
 
 # -- Ctrl-C while the kernels compile on a first run (class 7) -----------------------------------------------

@@ -141,14 +141,19 @@ class ProcessExecutor:
     def close(self) -> None:
         import multiprocessing
 
+        # shutdown() drops the pool's reference to its own thread even when it does not wait for it (and a
+        # second shutdown(wait=True) then waits for nothing), so it is taken first.
+        manager = self.pool._executor_manager_thread
         self.pool.shutdown(wait=False, cancel_futures=True)
         # Running tasks do not stop for shutdown(): end the workers, which are this process's only
         # multiprocessing children, so that waiting coordinators wake up at once.
         for proc in multiprocessing.active_children():
             proc.terminate()
-        # Then wait for the pool's own thread to see them gone (on Python 3.11 an exit that races it
-        # can print "Bad file descriptor" tracebacks).
-        self.pool.shutdown(wait=True)
+        # Then wait for the pool's thread to see them gone: at the interpreter's exit, Python 3.11 wakes a
+        # pool thread that is still running through a pipe that thread may be closing, and prints an
+        # "Exception ignored ... Bad file descriptor" traceback when it loses that race.
+        if manager is not None:
+            manager.join()
 
 
 def _answers(address: str) -> None:
