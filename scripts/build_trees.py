@@ -128,6 +128,10 @@ UNSHIPPED = {"mm-5-6-optimal-average.cert.json.gz", "mm-5-6-optimal-worst.cert.j
              "bc-5-8-optimal-average.cert.json.gz"}  # 25 MB; in .gitignore too
 
 TREES_DIR = os.path.join(os.path.dirname(HERE), "trees")
+# What each unshipped certificate holds, as the table gives it (claims, and megabytes to one decimal),
+# recorded when it is built, so that the table is the same on a checkout that lacks the file. JSON, not *.json
+# (which holds only trees).
+UNSHIPPED_RECORD = os.path.join(TREES_DIR, ".unshipped-certificates")
 
 
 def command(*args: str) -> list[str]:
@@ -271,6 +275,31 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> tuple[
     return seconds, checked
 
 
+def certificate_facts(cert: str) -> tuple[int, int]:
+    """A certificate file's claims and bytes."""
+    import gzip
+
+    with open(cert, "rb") as f:
+        packed = f.read()
+    return len(orjson.loads(gzip.decompress(packed))["claims"]), len(packed)
+
+
+def read_json(path: str) -> dict:
+    """A JSON record of this folder ({} if it is not there yet)."""
+    try:
+        with open(path, "rb") as f:
+            return orjson.loads(f.read())
+    except FileNotFoundError:
+        return {}
+
+
+def readme_table() -> str:
+    """trees/README.md from the tree files, their build times and what the certificates hold."""
+    times = read_json(os.path.join(TREES_DIR, ".build-seconds"))
+    return table([(n, p, times.get(n), times.get(certificate_name(n))) for n, _, p in TREES + SLOW
+                  if os.path.exists(os.path.join(TREES_DIR, n))])
+
+
 def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
     slow_names = {name for name, _, _ in SLOW}
     slow = [(seconds or 0) + (checked or 0) for name, _, seconds, checked in rows if name in slow_names]
@@ -303,24 +332,22 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
         "| file | game | value | average | setter's orbit probabilities | guesser's trees | proves | seconds |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    unshipped = read_json(UNSHIPPED_RECORD)
     for name, proves, seconds, checked in rows:
         with open(os.path.join(TREES_DIR, name), "rb") as f:
             tree = orjson.loads(f.read())
         secs = f"{seconds:.1f}" if seconds is not None else "–"
         cert = os.path.join(TREES_DIR, certificate_name(name))
         certified = "no"
-        if name in CERTIFIED and os.path.exists(cert):
-            import gzip
-
-            with open(cert, "rb") as f:
-                packed = f.read()
-            claims = len(orjson.loads(gzip.decompress(packed))["claims"])
+        recorded = unshipped.get(certificate_name(name))
+        if name in CERTIFIED and (os.path.exists(cert) or recorded):
+            claims, size = certificate_facts(cert) if os.path.exists(cert) else (recorded[0], recorded[1] * 1e6)
             if certificate_name(name) in UNSHIPPED:
-                certified = (f"yes, not shipped ({claims:,} claims, {len(packed) / 1e6:.1f} MB"
+                certified = (f"yes, not shipped ({claims:,} claims, {size / 1e6:.1f} MB"
                              + (f", verified in {checked:.1f} s" if checked is not None else "")
                              + f"): `python scripts/build_trees.py --slow --only {name}` writes it")
             else:
-                certified = (f"[yes]({certificate_name(name)}): {claims:,} claims, {len(packed) / 1e6:.2f} MB"
+                certified = (f"[yes]({certificate_name(name)}): {claims:,} claims, {size / 1e6:.2f} MB"
                              + (f", verified in {checked:.1f} s" if checked is not None else ""))
         if tree.get("format") == "treegen-value":
             setter = ", ".join(f"{o['representative']}: {o['setter']}" for o in tree["orbits"])
@@ -423,27 +450,24 @@ def main(argv: list[str] | None = None) -> int:
 
     times_path = os.path.join(TREES_DIR, ".build-seconds")  # JSON; not *.json, which holds only trees
 
-    def read_times() -> dict:
-        try:
-            with open(times_path, "rb") as f:
-                return orjson.loads(f.read())
-        except FileNotFoundError:
-            return {}
+    def write_json(path: str, record: dict, what: str) -> None:
+        write_atomic(path, orjson.dumps(record, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n",
+                     what, durable=False)
 
-    times = read_times()
     for name, targs, _ in chosen:
         seconds, checked = build(name, targs, TREES_DIR, name in slow)
         # read again: another build beside this one (a second core's --only list) may have written its times
-        times = read_times()
+        times = read_json(times_path)
         times[name] = round(seconds, 1)
         if checked is not None:
             times[certificate_name(name)] = round(checked, 1)
-        write_atomic(times_path, orjson.dumps(times, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n",
-                     "build times", durable=False)
-    rows = [(n, p, times.get(n), times.get(certificate_name(n))) for n, _, p in known
-            if os.path.exists(os.path.join(TREES_DIR, n))]
-    with open(os.path.join(TREES_DIR, "README.md"), "w") as f:
-        f.write(table(rows))
+        write_json(times_path, times, "build times")
+        if certificate_name(name) in UNSHIPPED:
+            record = read_json(UNSHIPPED_RECORD)
+            claims, size = certificate_facts(os.path.join(TREES_DIR, certificate_name(name)))
+            record[certificate_name(name)] = [claims, round(size / 1e6, 1)]
+            write_json(UNSHIPPED_RECORD, record, "certificate record")
+    write_atomic(os.path.join(TREES_DIR, "README.md"), readme_table().encode(), "trees/README.md", durable=False)
     return 0
 
 
