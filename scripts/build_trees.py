@@ -132,6 +132,7 @@ TREES_DIR = os.path.join(os.path.dirname(HERE), "trees")
 # recorded when it is built, so that the table is the same on a checkout that lacks the file. JSON, not *.json
 # (which holds only trees).
 UNSHIPPED_RECORD = os.path.join(TREES_DIR, ".unshipped-certificates")
+TIMES_PATH = os.path.join(TREES_DIR, ".build-seconds")  # JSON; not *.json, which holds only trees
 
 
 def command(*args: str) -> list[str]:
@@ -295,7 +296,7 @@ def read_json(path: str) -> dict:
 
 def readme_table() -> str:
     """trees/README.md from the tree files, their build times and what the certificates hold."""
-    times = read_json(os.path.join(TREES_DIR, ".build-seconds"))
+    times = read_json(TIMES_PATH)
     return table([(n, p, times.get(n), times.get(certificate_name(n))) for n, _, p in TREES + SLOW
                   if os.path.exists(os.path.join(TREES_DIR, n))])
 
@@ -339,15 +340,20 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
         secs = f"{seconds:.1f}" if seconds is not None else "–"
         cert = os.path.join(TREES_DIR, certificate_name(name))
         certified = "no"
-        recorded = unshipped.get(certificate_name(name))
-        if name in CERTIFIED and (os.path.exists(cert) or recorded):
-            claims, size = certificate_facts(cert) if os.path.exists(cert) else (recorded[0], recorded[1] * 1e6)
+        facts = None  # (claims, megabytes): from the file, else from the record of an unshipped one
+        if name in CERTIFIED and os.path.exists(cert):
+            claims, size = certificate_facts(cert)
+            facts = claims, size / 1e6
+        elif name in CERTIFIED and certificate_name(name) in unshipped:
+            facts = tuple(unshipped[certificate_name(name)])
+        if facts:
+            claims, megabytes = facts
             if certificate_name(name) in UNSHIPPED:
-                certified = (f"yes, not shipped ({claims:,} claims, {size / 1e6:.1f} MB"
+                certified = (f"yes, not shipped ({claims:,} claims, {megabytes:.1f} MB"
                              + (f", verified in {checked:.1f} s" if checked is not None else "")
                              + f"): `python scripts/build_trees.py --slow --only {name}` writes it")
             else:
-                certified = (f"[yes]({certificate_name(name)}): {claims:,} claims, {size / 1e6:.2f} MB"
+                certified = (f"[yes]({certificate_name(name)}): {claims:,} claims, {megabytes:.2f} MB"
                              + (f", verified in {checked:.1f} s" if checked is not None else ""))
         if tree.get("format") == "treegen-value":
             setter = ", ".join(f"{o['representative']}: {o['setter']}" for o in tree["orbits"])
@@ -448,8 +454,6 @@ def main(argv: list[str] | None = None) -> int:
         chosen = []
     from treegen.files import write_atomic
 
-    times_path = os.path.join(TREES_DIR, ".build-seconds")  # JSON; not *.json, which holds only trees
-
     def write_json(path: str, record: dict, what: str) -> None:
         write_atomic(path, orjson.dumps(record, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n",
                      what, durable=False)
@@ -457,11 +461,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, targs, _ in chosen:
         seconds, checked = build(name, targs, TREES_DIR, name in slow)
         # read again: another build beside this one (a second core's --only list) may have written its times
-        times = read_json(times_path)
+        times = read_json(TIMES_PATH)
         times[name] = round(seconds, 1)
         if checked is not None:
             times[certificate_name(name)] = round(checked, 1)
-        write_json(times_path, times, "build times")
+        write_json(TIMES_PATH, times, "build times")
         if certificate_name(name) in UNSHIPPED:
             record = read_json(UNSHIPPED_RECORD)
             claims, size = certificate_facts(os.path.join(TREES_DIR, certificate_name(name)))
