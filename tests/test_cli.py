@@ -167,7 +167,7 @@ def test_subcommand_help_shows_examples(capsys, command):
 # -- trust: statuses, help, internal errors, memory, workers -----------------------------------------------
 
 COMMANDS = ["games", "hint", "candidates", "verify", "play", "show", "build", "eval", "solve", "import", "export",
-            "serve", "static"]
+            "serve", "static", "certify"]
 
 
 def test_version(capsys):

@@ -2,7 +2,7 @@
 
 This layer parses arguments, handles signals and prints; the library returns values. Each command's
 options sit beside its handler in one module per command group (``games``, ``trees``, ``play``,
-``heuristics``, ``solve``, ``serve``, ``static``, ``value``); what they share is in ``common``. This module
+``heuristics``, ``solve``, ``certify``, ``serve``, ``static``, ``value``); what they share is in ``common``. This module
 assembles the parser and runs a command (:func:`main`, and :func:`run` for the console script).
 
 Heavy modules (numpy, numba) are imported inside the commands that need them, so that ``play``, ``verify``
@@ -20,7 +20,7 @@ import sys
 
 from .. import __version__
 from ..rules import TreegenError
-from . import coach, games, heuristics, play, serve, solve, static, trees, value
+from . import certify, coach, games, heuristics, play, serve, solve, static, trees, value
 from .common import EXIT_STATUSES, Exit, Parser, Terminated, interrupt_within, refuse_empty_text
 
 __all__ = ["main", "run", "build_parser", "Exit", "Terminated"]
@@ -42,7 +42,7 @@ COMMANDS = (
     games.add_games, games.add_hint, games.add_candidates,
     trees.add_verify, play.add_play, coach.add_analyze, trees.add_show, coach.add_compare, trees.add_import, trees.add_export,
     heuristics.add_build, heuristics.add_eval,
-    solve.add_solve, serve.add_serve, static.add_static, value.add_value,
+    solve.add_solve, certify.add_certify, serve.add_serve, static.add_static, value.add_value,
 )
 
 

@@ -231,3 +231,37 @@ def workers_asked(args) -> int:
     if asked < 1:
         raise TreegenError(f"--workers must be at least 1, not {asked}")
     return asked
+
+
+def refuse_uncheckable(game, what: str, advice: str = "") -> None:
+    """Refuse, before any search, a certificate the checker could not check: a game of more hints than its
+    masks hold (``certificate.HINTS_MAX``; only the per-position rule gives that many). ``what`` names
+    the option or command in the message, ``advice`` ends it."""
+    if game.rule != "per-position":
+        return
+    import numpy as np
+
+    from ..certificate import HINTS_MAX
+    from ..feedback import feedback_table
+
+    given = int(np.count_nonzero(np.bincount(feedback_table(game).ravel(), minlength=256)))
+    if given > HINTS_MAX:
+        raise TreegenError(f"{what}: {game.name} gives {given} different hints, and certificates are checked for "
+                           f"games of at most {HINTS_MAX}{advice}")
+
+
+def failure_status(failure: BaseException, nothing: str, again: str, terminated: bool) -> int:
+    """Say in one line why a long command (a search in worker processes) stopped, and return its exit status:
+    a SearchBug is an internal error, a KeyboardInterrupt (Ctrl-C, or SIGTERM when ``terminated``) says how
+    to resume (``again``, or ""), a dead worker process is an internal error. ``nothing`` says what was not
+    written ("no tree written")."""
+    if isinstance(failure, KeyboardInterrupt):
+        print(f"treegen: {'terminated' if terminated else 'interrupted'}; {nothing}{again}", file=sys.stderr)
+        return Exit.SIGTERM if terminated else Exit.SIGINT
+    from concurrent.futures.process import BrokenProcessPool
+
+    if isinstance(failure, BrokenProcessPool):
+        print(f"treegen: internal error: a worker process died (out of memory?); {nothing}", file=sys.stderr)
+    else:
+        print(f"treegen: internal error: {failure}; {nothing} (please report it)", file=sys.stderr)
+    return Exit.INTERNAL

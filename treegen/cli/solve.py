@@ -15,9 +15,11 @@ from .common import (
     add_command,
     add_game,
     default_output,
+    failure_status,
     game_of,
     interrupt_within,
     nonempty,
+    refuse_uncheckable,
     whole,
     workers_asked,
 )
@@ -140,16 +142,7 @@ def cmd_solve(args) -> int:
         output_file(args.certificate, "certificate file")
         if same_path(out, args.certificate):
             raise TreegenError(f"the tree and its certificate would both be written to {out}; give two files")
-        if game.rule == "per-position":  # the one rule with more hints than the checker's masks hold
-            import numpy as np
-
-            from ..certificate import HINTS_MAX
-            from ..feedback import feedback_table
-
-            given = int(np.count_nonzero(np.bincount(feedback_table(game).ravel(), minlength=256)))
-            if given > HINTS_MAX:
-                raise TreegenError(f"--certificate: {game.name} gives {given} different hints, and certificates are "
-                                   f"checked for games of at most {HINTS_MAX}; solve it without --certificate")
+        refuse_uncheckable(game, "--certificate", "; solve it without --certificate")
     if args.certificate is not None:
         # The certifying search runs in one process from start to end (exact.certify): refuse what it cannot honour.
         refused = [flag for given, flag in ((args.checkpoint is not None, "--checkpoint"),
@@ -256,17 +249,9 @@ def cmd_solve(args) -> int:
     if isinstance(failure, Infeasible):
         print(f"treegen: {failure}", file=sys.stderr)
         return Exit.FALSE
-    if isinstance(failure, SearchBug):
-        print(f"treegen: internal error: {failure}; no tree written (please report it)", file=sys.stderr)
-        return Exit.INTERNAL
-    if isinstance(failure, KeyboardInterrupt):
+    if failure is not None:
         again = f" (run it again with --checkpoint {args.checkpoint} to resume)" if args.checkpoint else ""
-        terminated = signal.SIGTERM in signals
-        print(f"treegen: {'terminated' if terminated else 'interrupted'}; no tree written{again}", file=sys.stderr)
-        return Exit.SIGTERM if terminated else Exit.SIGINT
-    if isinstance(failure, BrokenProcessPool):
-        print("treegen: internal error: a worker process died (out of memory?); no tree written", file=sys.stderr)
-        return Exit.INTERNAL
+        return failure_status(failure, "no tree written", again, signal.SIGTERM in signals)
     seconds = time.perf_counter() - start
     if args.certificate is not None:
         write_atomic(args.certificate, certificate, "certificate file")

@@ -23,6 +23,7 @@ The modules, each importing only those listed before it (and treegen's own top-l
     warmup          compile_ahead, CallbackInterrupts
     coordinator     Coordinator: a whole search as parallel subproblems
     certify         the certifying search (one process): a tree's certificate, read off its memo
+    parts           a least-total certificate in parts: the root's classes searched apart (workers, a folder)
     solve           solve_game; solve_certified, the tree with its certificate
 """
 

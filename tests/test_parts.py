@@ -1,0 +1,180 @@
+"""Certificates in parts (treegen/exact/parts.py) and ``treegen certify``: accepted by the independent
+checker for the true optimum of tiny games (an exhaustive oracle) and of mastermind's least-total trees,
+refused one above it, the same bytes for any number of workers and from a parts folder, and a damaged
+part searched again."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+from clitools import run
+from test_search import Brute
+
+from treegen.certificate import (
+    certificate_from_bytes,
+    certificate_to_bytes,
+    check_certificate,
+)
+from treegen.exact.checkpoint import CheckpointStore, _digest
+from treegen.exact.executors import ProcessExecutor
+from treegen.exact.parts import NotLeast, certify_in_parts, parts_key
+from treegen.rules import resolve_game
+
+TINY = ["mm:2:3", "bc:2:4", "mm:3:2", "bc:3:4", "mm:2:4"]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("spec", TINY)
+@pytest.mark.parametrize("hard", [False, True])
+def test_tiny_games_certify_exactly_the_brute_optimum_in_parts(spec, hard, naive):
+    game = resolve_game(spec)
+    brute = Brute(game, naive)
+    best = int(brute.cost(brute.everything, None, hard))
+    doc, figures = certify_in_parts(game, None, best, hard)
+    proof = check_certificate(doc)
+    assert (proof.least_cost, proof.cap, proof.consistent_only) == (best, None, hard)
+    assert figures["parts"] == figures["searched"]  # none kept: every part searched in this run
+    with pytest.raises(NotLeast, match=f"less than {best + 1}"):
+        certify_in_parts(game, None, best + 1, hard)
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_tiny_games_certify_the_least_total_within_the_least_worst_case(spec, naive):
+    game = resolve_game(spec)
+    brute = Brute(game, naive)
+    worst = brute.least_worst()
+    total = int(brute.cost(brute.everything, worst))
+    proof = check_certificate(certify_in_parts(game, worst, total)[0])
+    assert (proof.least_cost, proof.cap) == (total, worst)
+    with pytest.raises(NotLeast):
+        certify_in_parts(game, worst, total + 1)
+
+
+@pytest.mark.parametrize("name,cap,hard,total", [
+    ("mastermind-optimal-average.json", None, False, 5625),
+    ("mastermind-optimal-average-max5.json", 5, False, 5626),
+    ("mastermind-optimal-average-hard.json", None, True, 5660),
+])
+def test_mastermind_least_totals_certified_in_parts(name, cap, hard, total):
+    prov = orjson.loads(Path(ROOT, "trees", name).read_bytes())["provenance"]
+    assert (prov["optimal_total"], prov["max_guesses"], bool(prov.get("consistent_only"))) == (total, cap, hard)
+    game = resolve_game("mastermind")
+    proof = check_certificate(certify_in_parts(game, cap, total, hard)[0])
+    assert (proof.least_cost, proof.cap, proof.consistent_only) == (total, cap, hard)
+    with pytest.raises(NotLeast):
+        certify_in_parts(game, cap, total + 1, hard)
+
+
+def test_the_same_certificate_for_any_number_of_workers():
+    game = resolve_game("mastermind")
+    inline = certificate_to_bytes(certify_in_parts(game, None, 5625)[0])
+    executor = ProcessExecutor(2)
+    try:
+        doc, figures = certify_in_parts(game, None, 5625, submit=executor.submit)
+    finally:
+        executor.close()
+    assert certificate_to_bytes(doc) == inline
+    assert figures["searched"] == figures["parts"]
+
+
+def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
+    game = resolve_game("mastermind")
+    key = parts_key(game, 5, False, 5626)
+    heard: list[str] = []
+    first, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
+                                      warn=heard.append)
+    assert figures["searched"] == figures["parts"] > 10 and heard == []
+    again, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
+                                      warn=heard.append)
+    assert figures["searched"] == 0 and heard == []
+    assert certificate_to_bytes(again) == certificate_to_bytes(first)
+    # one claims file damaged, one entry's value changed: both are searched again, and said so
+    claims = sorted(p for p in tmp_path.iterdir() if p.name.endswith(".claims.json.gz"))
+    claims[0].write_bytes(gzip.compress(b'{"claims": [], "witnesses": []}'))
+    entry = next(p for p in sorted(tmp_path.iterdir()) if p.name.endswith(".json") and len(p.name) == 37
+                 and p.name[:32] != claims[0].name[:32])
+    doc = orjson.loads(entry.read_bytes())
+    doc["outcome"]["value"] += 1  # and the entry's checksum recomputed, as anyone can: the claim disagrees
+    doc["sha256"] = _digest({k: doc[k] for k in ("key", "task", "outcome")})
+    entry.write_bytes(orjson.dumps(doc))
+    mended, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
+                                       warn=heard.append)
+    assert figures["searched"] == 2 and len(heard) == 2
+    assert any("checksum mismatch" in h and "searching it again" in h for h in heard)
+    assert any("its own claim is about" in h and "searching it again" in h for h in heard)
+    assert certificate_to_bytes(mended) == certificate_to_bytes(first)
+    # a folder made for another figure is refused
+    with pytest.raises(Exception, match="another search"):
+        CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5625), heard.append)
+
+
+# -- the command ---------------------------------------------------------------------------------------------
+
+
+def test_certify_writes_a_certificate_that_verify_checks(tmp_path):
+    tree = os.path.join(ROOT, "trees", "mastermind-optimal-average-hard.json")
+    cert = str(tmp_path / "mm.cert.json.gz")
+    done = run("certify", tree, "-o", cert, "--parts", str(tmp_path / "parts"), "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "no strategy for mastermind in hard mode costs less than 5660" in done.stdout
+    assert check_certificate(certificate_from_bytes(Path(cert).read_bytes())).least_cost == 5660
+    checked = run("verify", tree, "--certificate", cert, "-q")
+    assert checked.returncode == 0, checked.stderr
+    assert "this tree (total 5660) is optimal" in checked.stdout
+    again = run("certify", tree, "-o", str(tmp_path / "again.cert.json.gz"), "--parts", str(tmp_path / "parts"))
+    assert again.returncode == 0 and "(0 searched in this run)" in again.stdout
+    assert Path(cert).read_bytes() == (tmp_path / "again.cert.json.gz").read_bytes()
+
+
+def test_certify_refuses_what_it_cannot_certify_in_one_line(tmp_path):
+    def refused(*args: str, status: int = 2) -> str:
+        done = run("certify", *args)
+        assert done.returncode == status, done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        return done.stderr
+
+    trees = os.path.join(ROOT, "trees")
+    out = str(tmp_path / "c.cert.json.gz")
+    heuristic = str(tmp_path / "heuristic.json")
+    assert run("build", "--game", "mastermind", "--strategy", "minimax", "-o", heuristic).returncode == 0
+    assert "no optimal_total" in refused(heuristic, "-o", out)
+    assert "objective 'worst'" in refused(os.path.join(trees, "mastermind-optimal-worst.json"), "-o", out)
+    tree = os.path.join(trees, "mastermind-optimal-average.json")
+    assert "over its tree" in refused(tree, "-o", tree)
+    assert "into the parts folder" in refused(tree, "-o", str(tmp_path / "c.gz"), "--parts", str(tmp_path))
+    # a total one below the least: a cheaper strategy exists, exit 1 and no file
+    doc = orjson.loads(Path(tree).read_bytes())
+    doc["provenance"]["optimal_total"] = 5626
+    doc["provenance"]["lower_bound"] = 5626
+    wrong = tmp_path / "wrong.json"
+    wrong.write_bytes(orjson.dumps(doc))
+    assert "less than 5626" in refused(str(wrong), "-o", out, status=1)
+    assert not os.path.exists(out)
+
+
+def test_a_stopped_certify_writes_nothing_and_keeps_its_parts(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    from clitools import TREEGEN
+
+    # 400 words, no symmetry: some 4,000 parts of about a millisecond, the first on disk long before the end
+    tree = os.path.join(ROOT, "trees", "word-mastermind-400-optimal-average.json")
+    cert, parts = tmp_path / "wm.cert.json.gz", tmp_path / "parts"
+    proc = subprocess.Popen([TREEGEN, "certify", tree, "-o", str(cert), "--parts", str(parts), "--workers", "1", "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (parts.is_dir() and any(p.name.endswith(".claims.json.gz")
+                                                                     for p in parts.iterdir())):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert err.endswith(f"treegen: terminated; no certificate written (run it again with --parts {parts} to resume)\n")
+    assert not cert.exists()
+    assert any(p.name.endswith(".claims.json.gz") for p in parts.iterdir())

@@ -1,0 +1,150 @@
+"""``treegen certify``: a certificate for a proved least-total tree, searched in parts on worker processes
+(exact.parts), resumable from a parts folder; ``treegen verify TREE --certificate CERT`` checks it."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..rules import TreegenError
+from .common import (
+    Exit,
+    add_command,
+    failure_status,
+    interrupt_within,
+    nonempty,
+    refuse_uncheckable,
+    whole,
+    workers_asked,
+)
+
+
+def add_certify(sub) -> None:
+    p = add_command(
+        sub, "certify", cmd_certify,
+        "write a certificate that a proved least-total tree's total is the least, searched in parts",
+        "  treegen certify trees/mastermind-optimal-average.json -o mm.cert.json.gz\n"
+        "  treegen verify trees/mastermind-optimal-average.json --certificate mm.cert.json.gz\n"
+        "  treegen certify mm57.json -o mm57.cert.json.gz --parts mm57-parts/ --workers 2   # resumable\n"
+        "\n"
+        "`treegen solve --certificate` certifies in the one process that searches; this command certifies a\n"
+        "tree afterwards, on any number of workers: each class of each first guess is searched alone (a part),\n"
+        "and a rerun with the same --parts folder takes the parts it finished. Nothing in the folder is\n"
+        "trusted for the proof: `treegen verify` checks the certificate with code that shares nothing with\n"
+        "the search. Trees of least total only (with or without a cap, hard mode too).\n",
+    )
+    p.add_argument("tree", metavar="TREE", type=nonempty,
+                   help="a tree written by `treegen solve` (objective average): its total is what is certified")
+    p.add_argument("-o", "--output", required=True, metavar="CERT", type=nonempty,
+                   help="where to write the certificate (gzip-compressed JSON)")
+    p.add_argument("--parts", default=None, metavar="DIR",
+                   help="keep each finished part in DIR (created if its parent exists); a rerun with the same DIR "
+                   "resumes; a DIR of another tree's certificate is refused")
+    p.add_argument("--workers", type=whole(None, 10**9), default=None, metavar="K",
+                   help="worker processes (default and most: every core); the certificate is the same for any K")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def cmd_certify(args) -> int:
+    import signal
+    import time
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ..certificate import certificate_to_bytes
+    from ..exact import Options, SearchBug, check_memory, make_executor, plan_workers
+    from ..exact.checkpoint import CheckpointStore
+    from ..exact.parts import NotLeast, certify_in_parts, parts_key
+    from ..files import output_file, read_input, same_path, write_atomic
+    from ..tree import tree_from_bytes
+    from .solve import stderr_line
+
+    tree = tree_from_bytes(read_input(args.tree, "tree file"), args.tree)
+    game, prov = tree.game, tree.provenance or {}
+    if "optimal_total" not in prov:
+        raise TreegenError(f"{args.tree} is not a proved tree (its provenance has no optimal_total): only a tree "
+                           "from `treegen solve` has a least total to certify")
+    if prov.get("objective") != "average":
+        raise TreegenError(f"{args.tree} is a tree of objective {prov.get('objective')!r}: certify certifies least-total "
+                           "trees (objective average); `treegen solve --certificate` certifies the others")
+    cost, cap, hard = prov["optimal_total"], prov.get("max_guesses"), bool(prov.get("consistent_only"))
+    if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
+        raise TreegenError(f"{args.tree}: its optimal_total {cost!r} is not a positive whole number")
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+        raise TreegenError(f"{args.tree}: its max_guesses {cap!r} is not a positive whole number")
+    refuse_uncheckable(game, "certify")
+    output_file(args.output, "certificate file")
+    if same_path(args.output, args.tree):
+        raise TreegenError(f"the certificate would be written over its tree {args.tree}; give another file")
+    if args.parts is not None and (same_path(args.output, args.parts)
+                                   or same_path(os.path.dirname(os.path.abspath(args.output)), args.parts)):
+        raise TreegenError(f"the certificate {args.output} would be written into the parts folder {args.parts}; "
+                           "write it elsewhere")
+    asked = workers_asked(args)
+    workers, note = plan_workers(game, asked)
+    if note and args.workers is not None:
+        print(f"treegen: {note}", file=sys.stderr)
+    check_memory(game)
+    store = None
+    if args.parts is not None:
+        store = CheckpointStore(args.parts, parts_key(game, cap, hard, cost), stderr_line(None))
+        if store.created:
+            print(f"treegen: created parts folder {args.parts}", file=sys.stderr)
+    options = Options().resolved(game)
+    bar = None
+    signals: list[int] = []
+
+    def stop(signum, frame):
+        signals.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    executor = None
+    failure: BaseException | None = None
+    start = time.perf_counter()
+    try:
+        if not args.quiet:
+            from tqdm import tqdm
+
+            # the parts known so far: a guess's next pass starts only when its last one ends, so the
+            # total grows as the run goes (no ETA is honest here)
+            bar = tqdm(total=0, desc=f"certify {game.name}", unit=" parts", file=sys.stderr, leave=False,
+                       disable=None, bar_format="{desc}: {n}/{total} parts [{elapsed}]")
+
+        def progress(done: int, started: int) -> None:
+            bar.total = started
+            bar.update(done - bar.n)
+
+        executor = make_executor("processes", workers)
+        doc, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
+                                        progress if bar is not None else None)
+        if signals:
+            raise KeyboardInterrupt
+        certificate = certificate_to_bytes(doc)
+    except (NotLeast, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
+        failure = exc
+    except SystemError as exc:  # Ctrl-C while numba boxed a kernel's results (see common.interrupt_within)
+        if not interrupt_within(exc):
+            raise
+        failure = KeyboardInterrupt()
+    finally:
+        if executor is not None:
+            executor.close()
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if bar is not None:
+            bar.close()
+    if isinstance(failure, NotLeast):
+        print(f"treegen: {failure}; no certificate written", file=sys.stderr)
+        return Exit.FALSE
+    if failure is not None:
+        again = f" (run it again with --parts {args.parts} to resume)" if args.parts else ""
+        return failure_status(failure, "no certificate written", again, signal.SIGTERM in signals)
+    write_atomic(args.output, certificate, "certificate file")
+    within = f" within {cap} guesses" if cap is not None else ""
+    mode = " in hard mode" if hard else ""
+    print(f"wrote    certificate {args.output} ({len(certificate):,} bytes, {len(doc['claims']):,} claims): no "
+          f"strategy for {game.name}{mode}{within} costs less than {cost}")
+    print(f"parts    {figures['parts']} ({figures['searched']} searched in this run), {figures['nodes']:,} nodes, "
+          f"{time.perf_counter() - start:.1f} s with {workers} worker{'s' if workers != 1 else ''}")
+    print(f"check it `treegen verify {args.tree} --certificate {args.output}`")
+    return Exit.OK

@@ -1,0 +1,310 @@
+"""A least-total certificate in parts: the root's guesses refuted by searches of their classes, each class
+searched alone (a *part*), so that a game too big for the one-process certifying search (``certify``) is
+certified on several worker processes, and resumes after a stop from the parts already on disk.
+
+**What it proves.** The root claim (the empty history) says that no strategy within the cap costs less than
+``cost``: for every class of equivalent guesses at the root (one guess each, as the search's scan lists
+those whose one-step lookahead bound is below ``cost``) the guess's bound must reach ``cost``. A guess g
+costs |S| plus, for each class C of S under g, what C costs within one guess fewer; the checker bounds C by
+its counting and key bounds itself, and by a referenced claim where the certificate has one.
+
+**How a guess is raised** (the same steps for every guess, so the chosen one is treated like the rest):
+
+1. *Share pass*: each big class but the last is searched under its bound plus a share of the slack
+   (cost - the guess's bound) in proportion to the classes' bounds (``solver.fixed_shares``), side by side.
+2. *Whole pass*, if the guess still stands: every big class not yet exact is searched under its value plus
+   the slack left, side by side.
+
+Each search returns the class's exact value below its beta, else a bound >= it (``Solver.solve``'s
+contract), and the part claims that value (the exact one, or the beta), so the guess's bound, |S| plus the
+classes' values, stays a lower bound that the part claims prove. After the whole pass either a class failed
+(its value rose by at least the slack left, so the guess's bound reaches ``cost``) or every class is exact
+and the guess costs exactly its bound: below ``cost`` means a strategy cheaper than ``cost`` exists, an
+error (:class:`NotLeast`), and no certificate.
+
+**A part** is one class under one beta: a :class:`certify.ProvingSolver` searches it from a fresh memo, and
+:meth:`certify.Prover.claim` reads its claims off that memo, as the whole-game certifying search does at
+every level. Its claims are named by histories that begin with the root guess and hint, so they stand as
+they are in the assembled certificate; the root claim refers to the last part of each raised class. A part
+is a function of its class and beta alone, so the certificate is the same bytes for any number of workers
+and any order the parts finish in, and with or without parts taken from a parts folder.
+
+**The parts folder** (optional) keeps each finished part: a ``checkpoint.CheckpointStore`` entry (value,
+exactness, the claims file's name and SHA-256) and the claims in a gzip file beside it. A part whose entry or
+file is damaged is searched again. Nothing in the folder is trusted for the proof: the certificate is
+checked by ``treegen.certificate``, which shares no code with this module.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass
+
+import numpy as np
+import orjson
+
+from ..files import InputError, read_input, write_atomic
+from ..rules import Game, TreegenError, format_code, game_to_dict
+from .certify import Prover, ProvingSolver
+from .checkpoint import CheckpointStore
+from .contracts import INF, UNCAPPED
+from .options import Options
+from .search_kernels import split_classes
+from .solver import fixed_shares
+from .tables import search_tables
+
+PART_LIMIT = 1 << 32  # the most bytes a part's claims file may hold, compressed (a damaged file is not read whole)
+CLAIMS_SUFFIX = ".claims.json.gz"
+
+
+def parts_key(game: Game, cap: int | None, consistent_only: bool, cost: int) -> dict:
+    """The key of a parts folder (``CheckpointStore`` adds the search code's digest): what is certified, and
+    the digest of this module's and ``certify``'s source, so that a part written by another version of the
+    claims' reading is searched again rather than reused."""
+    digest = hashlib.sha256()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("certify.py", "parts.py"):
+        with open(os.path.join(here, name), "rb") as f:
+            data = f.read()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return {"kind": "certificate parts", "game": game_to_dict(game), "max_guesses": cap,
+            "consistent_only": consistent_only, "cost": cost, "prover": digest.hexdigest()}
+
+
+class NotLeast(TreegenError):
+    """The figure to certify is not the least: a guess at the root costs less (the tree is not optimal)."""
+
+
+@dataclass(frozen=True)
+class PartResult:
+    """What one part proved: its class costs at least ``value`` (exactly ``value`` when ``exact``), by
+    ``claims`` (``claims[top]`` is the class's own) with their ``witnesses``; ``nodes`` searched."""
+
+    value: int
+    exact: bool
+    nodes: int
+    claims: list
+    witnesses: list
+    top: int
+
+
+def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, guess: int, hint: int,
+             beta: int) -> PartResult:
+    """Search the root class of ``guess`` and dense ``hint`` under ``beta`` in this process (fresh memo)
+    and read its claims off the memo: the class costs its exact value if below ``beta``, else at least
+    ``beta`` (the claim is then at ``beta``, which is all the root needs of it)."""
+    prover = Prover(game, consistent_only, 0, options)
+    solver = prover.solver = ProvingSolver(game, cap, prover.options, consistent_only=consistent_only)
+    t = solver.tables
+    depth = solver.full_depth() - 1
+    everything = np.arange(game.secret_count, dtype=np.int32)
+    cls = everything[t.table[guess, : game.secret_count] == hint]
+    got = solver.solve(cls, beta, (guess,), depth)
+    value = min(got, beta)
+    top = prover.claim(cls, [guess, int(t.hints[hint])], depth, value)
+    counts = solver.counts
+    return PartResult(value, got < beta, counts.nodes + counts.bound_scans, prover.claims, prover.witnesses, top)
+
+
+@dataclass
+class _Guess:
+    """One root guess being raised: its big classes (dense hints, largest first), each class's bound as
+    the scan took it, its value so far, whether that is exact, and the part that gave it."""
+
+    guess: int
+    bound: int  # |S| + every class's counting or key bound: the scan's one-step lookahead bound
+    hints: list[int]
+    bases: list[int]
+    values: list[int]
+    exact: list[bool]
+    parts: list  # per class: the PartResult of its last part, or None
+    stage: str = "shares"  # the pass to start next: shares, whole, then none left
+    waiting: int = 0
+
+    def total(self) -> int:
+        """A lower bound on the guess's cost: its bound with each class's value in place of its bound."""
+        return self.bound + sum(self.values) - sum(self.bases)
+
+
+class _Parts:
+    """Where parts come from: the parts folder if it holds them, else the executor (and then the folder)."""
+
+    def __init__(self, game: Game, cap: int | None, consistent_only: bool, options: Options, submit,
+                 store: CheckpointStore | None, warn: Callable[[str], None]) -> None:
+        self.args = (game, cap, consistent_only, options)
+        self.submit, self.store, self.warn = submit, store, warn
+        self.searched = 0  # parts searched in this run (not taken from the folder)
+        self.hints = search_tables(game).hints  # dense hint -> the game's hint, as claims name them
+        self.failed = False  # a part could not be written: the rest are not tried (said once)
+
+    def start(self, guess: int, hint: int, beta: int) -> tuple[Future, bool]:
+        """The part's future, and whether it came from the folder."""
+        task = {"guess": guess, "hint": hint, "beta": beta}
+        if self.store is not None:
+            outcome = self.store.load(task, _check_entry)
+            result = None if outcome is None else self._read(outcome, [guess, int(self.hints[hint])])
+            if result is not None:
+                fut: Future = Future()
+                fut.set_result(result)
+                return fut, True
+        self.searched += 1
+        return self.submit(run_part, *self.args, guess, hint, beta), False
+
+    def keep(self, guess: int, hint: int, beta: int, result: PartResult) -> None:
+        """Put a part searched in this run in the folder (its claims file first, then its entry)."""
+        if self.store is None or self.store.stopped or self.failed:
+            return
+        task = {"guess": guess, "hint": hint, "beta": beta}
+        data = gzip.compress(orjson.dumps({"claims": result.claims, "witnesses": result.witnesses}), mtime=0)
+        name = os.path.basename(self.store.path(task))[: -len(".json")] + CLAIMS_SUFFIX
+        try:
+            write_atomic(os.path.join(self.store.folder, name), data, "certificate part")
+            self.store.save(task, {"value": result.value, "exact": result.exact, "nodes": result.nodes,
+                                   "top": result.top, "file": name, "sha256": hashlib.sha256(data).hexdigest()})
+        except TreegenError as exc:  # a part on disk only saves time: losing them must not lose the run
+            self.failed = True
+            self.warn(f"{exc}; going on without saving parts")
+
+    def _read(self, outcome: dict, history: list) -> PartResult | None:
+        """The part an entry names, or None (said in one line) if its claims file is missing or damaged, or
+        its class's own claim is not about ``history`` at the entry's value."""
+        path = os.path.join(self.store.folder, outcome["file"])
+        try:
+            data = read_input(path, "certificate part", PART_LIMIT)
+            if hashlib.sha256(data).hexdigest() != outcome["sha256"]:
+                raise ValueError("checksum mismatch: its content changed after it was written")
+            doc = orjson.loads(gzip.decompress(data))
+            result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), doc["claims"],
+                                doc["witnesses"], int(outcome["top"]))
+            own = result.claims[result.top]
+            # the root takes the class's value from the entry and the checker from the claim: they must agree
+            if own[0] != history or (INF if own[2] is None else own[2]) != result.value:
+                raise ValueError(f"its own claim is about {own[0]} at {own[2]}, not {history} at {result.value}")
+            return result
+        except (InputError, ValueError, OSError, EOFError, KeyError, TypeError, IndexError) as exc:
+            self.warn(f"certificate part {path}: {exc}; searching it again")
+            return None
+
+
+def _check_entry(outcome) -> str | None:
+    """What is wrong with a part's checkpoint entry, or None (its claims file is read and checked later)."""
+    if not isinstance(outcome, dict) or not {"value", "exact", "nodes", "top", "file", "sha256"} <= set(outcome):
+        return "not a certificate part (it lacks value, exact, nodes, top, file or sha256)"
+    name = outcome["file"]
+    if not isinstance(name, str) or os.path.basename(name) != name or not name.endswith(CLAIMS_SUFFIX):
+        return f"its claims file {name!r} is not a file name of this folder"
+    return None
+
+
+def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bool = False,
+                     options: Options | None = None, submit=None, store: CheckpointStore | None = None,
+                     warn: Callable[[str], None] = lambda message: None,
+                     progress: Callable[[int, int], None] | None = None) -> tuple[dict, dict]:
+    """The certificate (a JSON-ready dict) that no strategy within ``cap`` guesses (None: any number)
+    costs less in total than ``cost``, and the run's figures (parts, searched, nodes, seconds).
+
+    ``options``: the search's levers (None: the defaults); ``submit(fn, *args)`` runs a part and returns its future (an executor's submit; None: in this process);
+    ``store`` keeps the parts (None: nowhere); ``warn`` hears of parts not taken from it;
+    ``progress(done, started)`` hears of every part that ends. Raises :class:`NotLeast` if a guess at
+    the root costs less than ``cost``."""
+    clock = time.perf_counter()
+    if submit is None:
+        from .executors import InlineExecutor
+
+        submit = InlineExecutor().submit
+    cap = cap if cap is not None and cap < UNCAPPED else None
+    prover = Prover(game, consistent_only, 0, Options() if options is None else options)
+    solver = prover.solver = ProvingSolver(game, cap, prover.options, consistent_only=consistent_only)
+    t = solver.tables
+    depth = solver.full_depth()
+    everything = np.arange(game.secret_count, dtype=np.int32)
+    scan = solver.scan(everything, cost, (), depth)
+    lb = t.bounds.lb[depth - 1]
+    guesses = []
+    for g, bound in zip(scan.guesses.tolist(), scan.bounds.tolist()):
+        if bound >= cost:
+            continue
+        _members, starts, big = split_classes(t.table, g, everything, t.nh, t.win)
+        hints = big.tolist()
+        # each class's bound as the scan took it: its counting bound, or its key bound 3|C| - the set's most
+        # key (the checker derives both itself, its rules 1 and 2, and takes the larger)
+        sizes = [int(starts[h + 1] - starts[h]) for h in hints]
+        bases = [max(int(lb[n]), 3 * n - scan.most) for n in sizes]
+        guesses.append(_Guess(g, bound, hints, bases, list(bases), [False] * len(hints), [None] * len(hints)))
+    parts = _Parts(game, cap, consistent_only, prover.options, submit, store, warn)
+    pending: dict[Future, tuple[int, int, int, bool]] = {}  # future -> (guess's index, class, beta, from folder)
+    done = started = nodes = 0
+
+    def advance(i: int) -> None:
+        """Start guess i's next pass, or leave it settled once its bound reaches cost."""
+        nonlocal started
+        state = guesses[i]
+        while state.waiting == 0 and state.total() < cost:
+            left = cost - state.total()
+            if state.stage == "shares":
+                state.stage = "whole"
+                betas = dict(enumerate(fixed_shares(state.values, state.total(), cost)))
+            elif state.stage == "whole":
+                state.stage = "none"
+                betas = {k: state.values[k] + left for k in range(len(state.hints)) if not state.exact[k]}
+            else:  # after the whole pass every class is exact (a failed one would have raised it by left)
+                raise NotLeast(f"{game.name}: the guess {format_code(game, state.guess)} at the root leads to a "
+                               f"strategy costing {state.total()}, less than {cost}: the figure to certify is not "
+                               "the least")
+            for k, beta in betas.items():
+                fut, kept = parts.start(state.guess, state.hints[k], beta)
+                pending[fut] = (i, k, beta, kept)
+                state.waiting += 1
+                started += 1
+
+    for i in range(len(guesses)):
+        advance(i)
+    while pending:
+        finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+        # in a fixed order, so that the parts folder is written alike in every run
+        for fut in sorted(finished, key=lambda f: pending[f][:3]):
+            i, k, beta, kept = pending.pop(fut)
+            state, result = guesses[i], fut.result()
+            if not kept:
+                parts.keep(state.guess, state.hints[k], beta, result)
+            state.waiting -= 1
+            state.values[k], state.exact[k], state.parts[k] = result.value, result.exact, result
+            done += 1
+            nodes += result.nodes
+            if progress is not None:
+                progress(done, started)
+            advance(i)
+    document = _assemble(prover, cap, depth, cost, everything, guesses)
+    figures = {"parts": done, "searched": parts.searched, "nodes": nodes,
+               "seconds": round(time.perf_counter() - clock, 1)}
+    return document, figures
+
+
+def _assemble(prover: Prover, cap: int | None, depth: int, cost: int, everything: np.ndarray,
+              guesses: list[_Guess]) -> dict:
+    """The certificate: each raised class's last part's claims, in the order of the root's guesses and their
+    classes (their references and witnesses renumbered), then the root claim referring to each."""
+    t = prover.solver.tables
+    claims: list = []
+    refs: list = []
+    for state in guesses:
+        for hint, result in zip(state.hints, state.parts):
+            if result is None:
+                continue
+            offset = len(claims)
+            wmap = [prover._witness(perm, sigma) for perm, sigma in result.witnesses]
+            for history, cdepth, value, gens, crefs in result.claims:
+                claims.append([history, cdepth, value, [wmap[w] for w in gens],
+                               [[g, h, j, w] if j < 0 else [g, h, j + offset, w if w < 0 else wmap[w]]
+                                for g, h, j, w in crefs]])
+            refs.append([state.guess, int(t.hints[hint]), offset + result.top, -1])
+    claims.append([[], None if cap is None else depth, None if cost >= INF else cost,
+                   prover.generators((), everything), refs])
+    prover.claims = claims
+    return prover.document({"least_cost": len(claims) - 1})
