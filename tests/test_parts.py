@@ -112,6 +112,24 @@ def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
         CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5625), heard.append)
 
 
+def test_a_part_run_in_this_process_is_kept_before_the_next_starts(tmp_path):
+    """With one worker the parts run inline, where the loop that collects them runs only once every guess's
+    first pass has started: each must be in the folder as soon as it ends, or a stop would lose them all."""
+    from treegen.exact.executors import InlineExecutor
+
+    game = resolve_game("mastermind")
+    inline = InlineExecutor()
+    kept_before: list[int] = []
+
+    def submit(fn, *args):
+        kept_before.append(sum(p.name.endswith(".claims.json.gz") for p in tmp_path.iterdir()))
+        return inline.submit(fn, *args)
+
+    certify_in_parts(game, 5, 5626, submit=submit, store=CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5626),
+                                                                        print))
+    assert kept_before == list(range(len(kept_before))) and len(kept_before) > 10
+
+
 # -- the command ---------------------------------------------------------------------------------------------
 
 

@@ -143,8 +143,8 @@ class _Parts:
         self.hints = search_tables(game).hints  # dense hint -> the game's hint, as claims name them
         self.failed = False  # a part could not be written: the rest are not tried (said once)
 
-    def start(self, guess: int, hint: int, beta: int) -> tuple[Future, bool]:
-        """The part's future, and whether it came from the folder."""
+    def start(self, guess: int, hint: int, beta: int) -> Future:
+        """The part's future: from the folder if it holds the part, else from the executor."""
         task = {"guess": guess, "hint": hint, "beta": beta}
         if self.store is not None:
             outcome = self.store.load(task, _check_entry)
@@ -152,15 +152,24 @@ class _Parts:
             if result is not None:
                 fut: Future = Future()
                 fut.set_result(result)
-                return fut, True
+                return fut
         self.searched += 1
-        return self.submit(run_part, *self.args, guess, hint, beta), False
+        fut = self.submit(run_part, *self.args, guess, hint, beta)
+        if self.store is not None:
+            # kept as soon as it ends (in this thread when the part ran inline, else in the executor's), so a
+            # stop loses only the parts still running
+            fut.add_done_callback(lambda f: self._ended(task, f))
+        return fut
 
-    def keep(self, guess: int, hint: int, beta: int, result: PartResult) -> None:
-        """Put a part searched in this run in the folder (its claims file first, then its entry)."""
-        if self.store is None or self.store.stopped or self.failed:
+    def _ended(self, task: dict, fut: Future) -> None:
+        if not fut.cancelled() and fut.exception() is None:
+            self.keep(task, fut.result())
+
+    def keep(self, task: dict, result: PartResult) -> None:
+        """Put a part searched in this run in the folder (its claims file first, then its entry). Safe to
+        call from several threads (CheckpointStore.save is; each part has its own files)."""
+        if self.store.stopped or self.failed:
             return
-        task = {"guess": guess, "hint": hint, "beta": beta}
         data = gzip.compress(orjson.dumps({"claims": result.claims, "witnesses": result.witnesses}), mtime=0)
         name = os.path.basename(self.store.path(task))[: -len(".json")] + CLAIMS_SUFFIX
         try:
@@ -238,7 +247,7 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
         bases = [max(int(lb[n]), 3 * n - scan.most) for n in sizes]
         guesses.append(_Guess(g, bound, hints, bases, list(bases), [False] * len(hints), [None] * len(hints)))
     parts = _Parts(game, cap, consistent_only, prover.options, submit, store, warn)
-    pending: dict[Future, tuple[int, int, int, bool]] = {}  # future -> (guess's index, class, beta, from folder)
+    pending: dict[Future, tuple[int, int]] = {}  # future -> (guess's index, class)
     done = started = nodes = 0
 
     def advance(i: int) -> None:
@@ -258,8 +267,7 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
                                f"strategy costing {state.total()}, less than {cost}: the figure to certify is not "
                                "the least")
             for k, beta in betas.items():
-                fut, kept = parts.start(state.guess, state.hints[k], beta)
-                pending[fut] = (i, k, beta, kept)
+                pending[parts.start(state.guess, state.hints[k], beta)] = (i, k)
                 state.waiting += 1
                 started += 1
 
@@ -268,11 +276,9 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     while pending:
         finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
         # in a fixed order, so that the parts folder is written alike in every run
-        for fut in sorted(finished, key=lambda f: pending[f][:3]):
-            i, k, beta, kept = pending.pop(fut)
+        for fut in sorted(finished, key=lambda f: pending[f]):
+            i, k = pending.pop(fut)
             state, result = guesses[i], fut.result()
-            if not kept:
-                parts.keep(state.guess, state.hints[k], beta, result)
             state.waiting -= 1
             state.values[k], state.exact[k], state.parts[k] = result.value, result.exact, result
             done += 1
