@@ -218,10 +218,10 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     """The certificate (a JSON-ready dict) that no strategy within ``cap`` guesses (None: any number)
     costs less in total than ``cost``, and the run's figures (parts, searched, nodes, seconds).
 
-    ``options``: the search's levers (None: the defaults); ``submit(fn, *args)`` runs a part and returns its future (an executor's submit; None: in this process);
-    ``store`` keeps the parts (None: nowhere); ``warn`` hears of parts not taken from it;
-    ``progress(done, started)`` hears of every part that ends. Raises :class:`NotLeast` if a guess at
-    the root costs less than ``cost``."""
+    ``options``: the search's levers (None: the defaults). ``submit(fn, *args)`` runs a part and returns
+    its future (an executor's submit; None: in this process). ``store`` keeps the parts (None: nowhere);
+    ``warn`` hears of parts it holds that are not taken. ``progress(done, started)`` hears of every part
+    that ends. Raises :class:`NotLeast` if a guess at the root costs less than ``cost``."""
     clock = time.perf_counter()
     if submit is None:
         from .executors import InlineExecutor
