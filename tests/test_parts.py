@@ -11,7 +11,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from clitools import run
+from clitools import run, run_main
 from test_search import Brute
 
 from treegen.certificate import (
@@ -148,17 +148,17 @@ def test_certify_writes_a_certificate_that_verify_checks(tmp_path):
     assert Path(cert).read_bytes() == (tmp_path / "again.cert.json.gz").read_bytes()
 
 
-def test_certify_refuses_what_it_cannot_certify_in_one_line(tmp_path):
+def test_certify_refuses_what_it_cannot_certify_in_one_line(tmp_path, capsys):
     def refused(*args: str, status: int = 2) -> str:
-        done = run("certify", *args)
-        assert done.returncode == status, done.stderr
-        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
-        return done.stderr
+        got, _out, err = run_main(capsys, "certify", *args, "-q")
+        assert got == status, err
+        assert err.count("\n") == 1 and "Traceback" not in err
+        return err
 
     trees = os.path.join(ROOT, "trees")
     out = str(tmp_path / "c.cert.json.gz")
     heuristic = str(tmp_path / "heuristic.json")
-    assert run("build", "--game", "mastermind", "--strategy", "minimax", "-o", heuristic).returncode == 0
+    assert run_main(capsys, "build", "--game", "mastermind", "--strategy", "minimax", "-o", heuristic)[0] == 0
     assert "no optimal_total" in refused(heuristic, "-o", out)
     assert "objective 'worst'" in refused(os.path.join(trees, "mastermind-optimal-worst.json"), "-o", out)
     tree = os.path.join(trees, "mastermind-optimal-average.json")
