@@ -19,10 +19,11 @@ from treegen.certificate import (
     certificate_to_bytes,
     check_certificate,
 )
-from treegen.exact.checkpoint import CheckpointStore, _digest
+from treegen.exact.checkpoint import CheckpointError, CheckpointStore, _digest
 from treegen.exact.executors import ProcessExecutor
 from treegen.exact.parts import NotLeast, certify_in_parts, parts_key
-from treegen.rules import resolve_game
+from treegen.rules import resolve_game, score_codes
+from treegen.tree import load_tree
 
 TINY = ["mm:2:3", "bc:2:4", "mm:3:2", "bc:3:4", "mm:2:4"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,16 +70,67 @@ def test_mastermind_least_totals_certified_in_parts(name, cap, hard, total):
         certify_in_parts(game, cap, total + 1, hard)
 
 
-def test_the_same_certificate_for_any_number_of_workers():
+def mastermind_tree(name: str = "mastermind-optimal-average.json") -> list:
+    return load_tree(os.path.join(ROOT, "trees", name)).root.to_wire(resolve_game("mastermind"))
+
+
+@pytest.mark.parametrize("split", [None, 200])
+def test_the_same_certificate_for_any_number_of_workers(split):
     game = resolve_game("mastermind")
-    inline = certificate_to_bytes(certify_in_parts(game, None, 5625)[0])
+    tree = mastermind_tree()
+    inline = certificate_to_bytes(certify_in_parts(game, None, 5625, tree=tree, split=split)[0])
     executor = ProcessExecutor(2)
     try:
-        doc, figures = certify_in_parts(game, None, 5625, submit=executor.submit)
+        doc, figures = certify_in_parts(game, None, 5625, submit=executor.submit, tree=tree, split=split)
     finally:
         executor.close()
     assert certificate_to_bytes(doc) == inline
     assert figures["searched"] == figures["parts"]
+
+
+@pytest.mark.parametrize("name,cap,hard,total,split", [
+    ("mastermind-optimal-average.json", None, False, 5625, 200),
+    ("mastermind-optimal-average-max5.json", 5, False, 5626, 200),
+    ("mastermind-optimal-average-hard.json", None, True, 5660, 50),  # nodes below nodes
+])
+def test_big_classes_the_tree_leads_to_are_split_into_nodes(name, cap, hard, total, split):
+    """A class of at least ``split`` secrets under the tree's guess is a node: its claim at the tree's total
+    for it, its guesses raised by parts one guess further down (and so on down the tree)."""
+    game = resolve_game("mastermind")
+    tree = mastermind_tree(name)
+    doc, figures = certify_in_parts(game, cap, total, hard, tree=tree, split=split)
+    proof = check_certificate(doc)
+    assert (proof.least_cost, proof.cap, proof.consistent_only) == (total, cap, hard)
+    assert figures["nodes_split"] >= 3
+    # every set of at least split secrets the tree leads to has a claim at the tree's total for it
+    figures_by_history = {tuple(c[0]): c[2] for c in doc["claims"]}
+    expected = {}
+    stack = [((), tree, list(range(game.size)))]
+    while stack:
+        history, wire, secrets = stack.pop()
+        for hint, child in wire[1]:
+            cls = [s for s in secrets if score_codes(game, wire[0], s) == hint]
+            if len(cls) >= split:
+                expected[history + (wire[0], hint)] = brute_total(game, child, cls)
+                stack.append((history + (wire[0], hint), child, cls))
+    assert expected and all(figures_by_history.get(h) == v for h, v in expected.items())
+    assert len(expected) == figures["nodes_split"]
+    if split == 50:
+        assert max(len(h) for h in expected) >= 4  # nodes below nodes
+        with pytest.raises(NotLeast, match=f"less than {total + 1}"):
+            certify_in_parts(game, cap, total + 1, hard, tree=tree, split=split)
+
+
+def brute_total(game, wire, secrets) -> int:
+    """A wire tree's total over ``secrets``, each secret's guesses counted one by one (rules.score_codes)."""
+    total = 0
+    for s in secrets:
+        node, guesses = wire, 1
+        while node[0] != s:
+            node = {h: c for h, c in node[1]}[score_codes(game, node[0], s)]
+            guesses += 1
+        total += guesses
+    return total
 
 
 def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
@@ -108,7 +160,7 @@ def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
     assert any("its own claim is about" in h and "searching it again" in h for h in heard)
     assert certificate_to_bytes(mended) == certificate_to_bytes(first)
     # a folder made for another figure is refused
-    with pytest.raises(Exception, match="another search"):
+    with pytest.raises(CheckpointError, match="another search"):
         CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5625), heard.append)
 
 
@@ -136,15 +188,17 @@ def test_a_part_run_in_this_process_is_kept_before_the_next_starts(tmp_path):
 def test_certify_writes_a_certificate_that_verify_checks(tmp_path):
     tree = os.path.join(ROOT, "trees", "mastermind-optimal-average-hard.json")
     cert = str(tmp_path / "mm.cert.json.gz")
-    done = run("certify", tree, "-o", cert, "--parts", str(tmp_path / "parts"), "--workers", "1")
+    done = run("certify", tree, "-o", cert, "--parts", str(tmp_path / "parts"), "--workers", "1", "--split", "200")
     assert done.returncode == 0, done.stderr
     assert "no strategy for mastermind in hard mode costs less than 5660" in done.stdout
+    assert ", 3 sets split)" in done.stdout
     assert check_certificate(certificate_from_bytes(Path(cert).read_bytes())).least_cost == 5660
     checked = run("verify", tree, "--certificate", cert, "-q")
     assert checked.returncode == 0, checked.stderr
     assert "this tree (total 5660) is optimal" in checked.stdout
-    again = run("certify", tree, "-o", str(tmp_path / "again.cert.json.gz"), "--parts", str(tmp_path / "parts"))
-    assert again.returncode == 0 and "(0 searched in this run)" in again.stdout
+    again = run("certify", tree, "-o", str(tmp_path / "again.cert.json.gz"), "--parts", str(tmp_path / "parts"),
+                "--split", "200")
+    assert again.returncode == 0 and "(0 searched in this run, 3 sets split)" in again.stdout
     assert Path(cert).read_bytes() == (tmp_path / "again.cert.json.gz").read_bytes()
 
 

@@ -487,3 +487,17 @@ def test_tree_modules_do_not_import_numpy():
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_wire_form_round_trips_and_refuses_what_is_not_the_games():
+    game = resolve_game("mastermind")
+    root = T.load_tree(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "trees",
+                                    "mastermind-optimal-average.json")).root
+    wire = root.to_wire(game)
+    assert root.guess == "1123" and wire[0] == game.codes.index((0, 0, 1, 2))  # symbols counted from 0
+    assert [h for h, _ in wire[1]] == sorted(h for h, _ in wire[1])
+    assert T.Node.from_wire(game, wire) == root
+    with pytest.raises(T.TreeError, match="not a code of mastermind"):
+        T.Node.build("1127").to_wire(game)
+    with pytest.raises(T.TreeError, match="not a hint of mastermind"):
+        T.Node.build("1122", {"5A0B": T.Node.build("1123")}).to_wire(game)

@@ -140,6 +140,20 @@ class Node:
             return {"guess": self.guess}
         return {"guess": self.guess, "next": {k: n.to_obj() for k, n in self.next}}
 
+    def to_wire(self, game: Game) -> Wire:
+        """The node in wire form (see :data:`Wire`): codes and hints as the game's ints. Raises TreeError for a
+        guess or hint key that is not one of ``game``'s."""
+        code = _legal_code(game, self.guess)
+        if code is None:
+            raise TreeError(f"{self.guess!r} is not a code of {game.name}")
+        kids = []
+        for key, child in self.next:
+            h = hint_of_key(game, key)
+            if h is None:
+                raise TreeError(f"{key!r} is not a hint of {game.name}")
+            kids.append([h, child.to_wire(game)])
+        return [code, sorted(kids, key=lambda kid: kid[0])]
+
     @classmethod
     def from_wire(cls, game: Game, wire: Wire) -> Node:
         """The node of a tree in wire form (see :data:`Wire`), with codes and hints as strings."""

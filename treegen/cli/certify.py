@@ -25,7 +25,7 @@ def add_certify(sub) -> None:
         "write a certificate that a proved least-total tree's total is the least, searched in parts",
         "  treegen certify trees/mastermind-optimal-average.json -o mm.cert.json.gz\n"
         "  treegen verify trees/mastermind-optimal-average.json --certificate mm.cert.json.gz\n"
-        "  treegen certify mm57.json -o mm57.cert.json.gz --parts mm57-parts/ --workers 2   # resumable\n"
+        "  treegen certify mm57.json -o mm57.cert.json.gz --parts mm57-parts/ --split 2000   # resumable\n"
         "\n"
         "`treegen solve --certificate` certifies in the one process that searches; this command certifies a\n"
         "tree afterwards, on any number of workers: each class of each first guess is searched alone (a part),\n"
@@ -40,6 +40,11 @@ def add_certify(sub) -> None:
     p.add_argument("--parts", default=None, metavar="DIR",
                    help="keep each finished part in DIR (created if its parent exists); a rerun with the same DIR "
                    "resumes; a DIR of another tree's certificate is refused")
+    p.add_argument("--split", type=whole(1, 10**9), default=None, metavar="N",
+                   help="search each class of at least N secrets that the tree's guesses lead to as parts one guess "
+                   "further down, again and again, rather than as one part: smaller parts, for a big game "
+                   "(bulls-cows with N = 630: 564 parts, 1.4 times the CPU of the 22 without); default: the "
+                   "root's classes are the parts")
     p.add_argument("--workers", type=whole(None, 10**9), default=None, metavar="K",
                    help="worker processes (default and most: every core); the certificate is the same for any K")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -72,6 +77,7 @@ def cmd_certify(args) -> int:
     if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
         raise TreegenError(f"{args.tree}: its max_guesses {cap!r} is not a positive whole number")
     refuse_uncheckable(game, "certify")
+    wire = None if args.split is None else tree.root.to_wire(game)  # the nodes follow the tree's guesses
     output_file(args.output, "certificate file")
     if same_path(args.output, args.tree):
         raise TreegenError(f"the certificate would be written over its tree {args.tree}; give another file")
@@ -116,7 +122,8 @@ def cmd_certify(args) -> int:
 
         executor = make_executor("processes", workers)
         doc, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
-                                        progress if bar is not None else None)
+                                        progress if bar is not None else None,
+                                        wire, args.split)
         if signals:
             raise KeyboardInterrupt
         certificate = certificate_to_bytes(doc)
@@ -144,7 +151,8 @@ def cmd_certify(args) -> int:
     mode = " in hard mode" if hard else ""
     print(f"wrote    certificate {args.output} ({len(certificate):,} bytes, {len(doc['claims']):,} claims): no "
           f"strategy for {game.name}{mode}{within} costs less than {cost}")
-    print(f"parts    {figures['parts']} ({figures['searched']} searched in this run), {figures['nodes']:,} nodes, "
+    split = f", {figures['nodes_split']} sets split" if args.split is not None else ""
+    print(f"parts    {figures['parts']} ({figures['searched']} searched in this run{split}), {figures['nodes']:,} nodes, "
           f"{time.perf_counter() - start:.1f} s with {workers} worker{'s' if workers != 1 else ''}")
     print(f"check it `treegen verify {args.tree} --certificate {args.output}`")
     return Exit.OK

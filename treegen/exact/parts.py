@@ -29,6 +29,15 @@ they are in the assembled certificate; the root claim refers to the last part of
 is a function of its class and beta alone, so the certificate is the same bytes for any number of workers
 and any order the parts finish in, and with or without parts taken from a parts folder.
 
+**Nodes: splitting big classes further.** With a tree and a split size, a big class that the tree's own
+guess leads to (when the scan's representative of that guess's class of equivalent guesses is the tree's
+guess itself) is not one part but a *node*: its claim says that it costs at least the tree's total for it,
+and its guesses are raised as the root's are, by parts one guess further down, and by nodes again where
+the tree goes on. A proved tree's total for a class is that class's least cost (a cheaper strategy for the
+class would make a cheaper tree), so a node's figure is exact; a tree that is not optimal fails at the
+node, as at the root (:class:`NotLeast`). Nodes make the parts smaller, so that no single part of a big
+game takes longer than a session and more of them run side by side.
+
 **The parts folder** (optional) keeps each finished part: a ``checkpoint.CheckpointStore`` entry (value,
 exactness, the claims file's name and SHA-256) and the claims in a gzip file beside it. A part whose entry or
 file is damaged is searched again. Nothing in the folder is trusted for the proof: the certificate is
@@ -50,13 +59,14 @@ import orjson
 
 from ..files import InputError, read_input, write_atomic
 from ..rules import Game, TreegenError, format_code, game_to_dict
+from ..tree import Wire
 from .certify import Prover, ProvingSolver
 from .checkpoint import CheckpointStore
 from .contracts import INF, UNCAPPED
 from .options import Options
 from .search_kernels import split_classes
 from .solver import fixed_shares
-from .tables import search_tables
+from .tables import wire_cost
 
 PART_LIMIT = 1 << 32  # the most bytes a part's claims file may hold, compressed (a damaged file is not read whole)
 CLAIMS_SUFFIX = ".claims.json.gz"
@@ -65,7 +75,8 @@ CLAIMS_SUFFIX = ".claims.json.gz"
 def parts_key(game: Game, cap: int | None, consistent_only: bool, cost: int) -> dict:
     """The key of a parts folder (``CheckpointStore`` adds the search code's digest): what is certified, and
     the digest of this module's and ``certify``'s source, so that a part written by another version of the
-    claims' reading is searched again rather than reused."""
+    claims' reading is searched again rather than reused. A part is a function of its path and beta alone,
+    so one folder serves runs with any split."""
     digest = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))
     for name in ("certify.py", "parts.py"):
@@ -94,28 +105,35 @@ class PartResult:
     top: int
 
 
-def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, guess: int, hint: int,
-             beta: int) -> PartResult:
-    """Search the root class of ``guess`` and dense ``hint`` under ``beta`` in this process (fresh memo)
-    and read its claims off the memo: the class costs its exact value if below ``beta``, else at least
-    ``beta`` (the claim is then at ``beta``, which is all the root needs of it)."""
+def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, path: list, beta: int) -> PartResult:
+    """Search the class that ``path`` (guess, dense hint, guess, dense hint, ...) leads to under ``beta`` in
+    this process (fresh memo) and read its claims off the memo: the class costs its exact value if below
+    ``beta``, else at least ``beta`` (the claim is then at ``beta``, which is all its guess needs of it)."""
     prover = Prover(game, consistent_only, 0, options)
     solver = prover.solver = ProvingSolver(game, cap, prover.options, consistent_only=consistent_only)
     t = solver.tables
-    depth = solver.full_depth() - 1
-    everything = np.arange(game.secret_count, dtype=np.int32)
-    cls = everything[t.table[guess, : game.secret_count] == hint]
-    got = solver.solve(cls, beta, (guess,), depth)
+    cls = np.arange(game.secret_count, dtype=np.int32)
+    for g, h in zip(path[0::2], path[1::2]):
+        cls = cls[t.table[g, cls] == h]
+    guesses = tuple(path[0::2])
+    depth = solver.full_depth() - len(guesses)
+    got = solver.solve(cls, beta, guesses, depth)
     value = min(got, beta)
-    top = prover.claim(cls, [guess, int(t.hints[hint])], depth, value)
+    top = prover.claim(cls, _history(t, path), depth, value)
     counts = solver.counts
     return PartResult(value, got < beta, counts.nodes + counts.bound_scans, prover.claims, prover.witnesses, top)
 
 
+def _history(tables, path: list) -> list:
+    """A claim's history (guess, game hint, ...) from a path of dense hints."""
+    return [int(x) if k % 2 == 0 else int(tables.hints[x]) for k, x in enumerate(path)]
+
+
 @dataclass
 class _Guess:
-    """One root guess being raised: its big classes (dense hints, largest first), each class's bound as
-    the scan took it, its value so far, whether that is exact, and the part that gave it."""
+    """One guess of a node being raised: its big classes (dense hints, largest first), each class's bound as
+    the scan took it, its value so far, whether that is exact, and the part (a PartResult) or the child node
+    (a _Node) that gives it."""
 
     guess: int
     bound: int  # |S| + every class's counting or key bound: the scan's one-step lookahead bound
@@ -123,7 +141,7 @@ class _Guess:
     bases: list[int]
     values: list[int]
     exact: list[bool]
-    parts: list  # per class: the PartResult of its last part, or None
+    parts: list  # per class: its last PartResult, its _Node, or None
     stage: str = "shares"  # the pass to start next: shares, whole, then none left
     waiting: int = 0
 
@@ -132,29 +150,40 @@ class _Guess:
         return self.bound + sum(self.values) - sum(self.bases)
 
 
+@dataclass
+class _Node:
+    """A set whose claim is built here from its guesses' parts (the root, and with a split the big classes
+    the tree leads to): its path (guess, dense hint, ...), secrets, guesses left and the figure to prove."""
+
+    path: list
+    secrets: np.ndarray
+    depth: int
+    target: int
+    guesses: list[_Guess]
+
+
 class _Parts:
     """Where parts come from: the parts folder if it holds them, else the executor (and then the folder)."""
 
     def __init__(self, game: Game, cap: int | None, consistent_only: bool, options: Options, submit,
-                 store: CheckpointStore | None, warn: Callable[[str], None]) -> None:
+                 store: CheckpointStore | None, warn: Callable[[str], None], tables) -> None:
         self.args = (game, cap, consistent_only, options)
-        self.submit, self.store, self.warn = submit, store, warn
+        self.submit, self.store, self.warn, self.tables = submit, store, warn, tables
         self.searched = 0  # parts searched in this run (not taken from the folder)
-        self.hints = search_tables(game).hints  # dense hint -> the game's hint, as claims name them
         self.failed = False  # a part could not be written: the rest are not tried (said once)
 
-    def start(self, guess: int, hint: int, beta: int) -> Future:
+    def start(self, path: list, beta: int) -> Future:
         """The part's future: from the folder if it holds the part, else from the executor."""
-        task = {"guess": guess, "hint": hint, "beta": beta}
+        task = {"path": path, "beta": beta}
         if self.store is not None:
             outcome = self.store.load(task, _check_entry)
-            result = None if outcome is None else self._read(outcome, [guess, int(self.hints[hint])])
+            result = None if outcome is None else self._read(outcome, _history(self.tables, path))
             if result is not None:
                 fut: Future = Future()
                 fut.set_result(result)
                 return fut
         self.searched += 1
-        fut = self.submit(run_part, *self.args, guess, hint, beta)
+        fut = self.submit(run_part, *self.args, path, beta)
         if self.store is not None:
             # kept as soon as it ends (in this thread when the part ran inline, else in the executor's), so a
             # stop loses only the parts still running
@@ -214,14 +243,17 @@ def _check_entry(outcome) -> str | None:
 def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bool = False,
                      options: Options | None = None, submit=None, store: CheckpointStore | None = None,
                      warn: Callable[[str], None] = lambda message: None,
-                     progress: Callable[[int, int], None] | None = None) -> tuple[dict, dict]:
+                     progress: Callable[[int, int], None] | None = None, tree: Wire | None = None,
+                     split: int | None = None) -> tuple[dict, dict]:
     """The certificate (a JSON-ready dict) that no strategy within ``cap`` guesses (None: any number)
     costs less in total than ``cost``, and the run's figures (parts, searched, nodes, seconds).
 
     ``options``: the search's levers (None: the defaults). ``submit(fn, *args)`` runs a part and returns
     its future (an executor's submit; None: in this process). ``store`` keeps the parts (None: nowhere);
     ``warn`` hears of parts it holds that are not taken. ``progress(done, started)`` hears of every part
-    that ends. Raises :class:`NotLeast` if a guess at the root costs less than ``cost``."""
+    that ends. With ``tree`` (wire form: a proved tree of total ``cost``) and ``split``, each class of at
+    least ``split`` secrets that the tree's guess leads to is a node (see the module). Raises
+    :class:`NotLeast` if a guess at the root, or at a node, costs less than its figure."""
     clock = time.perf_counter()
     if submit is None:
         from .executors import InlineExecutor
@@ -231,86 +263,137 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     prover = Prover(game, consistent_only, 0, Options() if options is None else options)
     solver = prover.solver = ProvingSolver(game, cap, prover.options, consistent_only=consistent_only)
     t = solver.tables
-    depth = solver.full_depth()
-    everything = np.arange(game.secret_count, dtype=np.int32)
-    scan = solver.scan(everything, cost, (), depth)
-    lb = t.bounds.lb[depth - 1]
-    guesses = []
-    for g, bound in zip(scan.guesses.tolist(), scan.bounds.tolist()):
-        if bound >= cost:
-            continue
-        _members, starts, big = split_classes(t.table, g, everything, t.nh, t.win)
-        hints = big.tolist()
-        # each class's bound as the scan took it: its counting bound, or its key bound 3|C| - the set's most
-        # key (the checker derives both itself, its rules 1 and 2, and takes the larger)
-        sizes = [int(starts[h + 1] - starts[h]) for h in hints]
-        bases = [max(int(lb[n]), 3 * n - scan.most) for n in sizes]
-        guesses.append(_Guess(g, bound, hints, bases, list(bases), [False] * len(hints), [None] * len(hints)))
-    parts = _Parts(game, cap, consistent_only, prover.options, submit, store, warn)
-    pending: dict[Future, tuple[int, int]] = {}  # future -> (guess's index, class)
+    parts = _Parts(game, cap, consistent_only, prover.options, submit, store, warn, t)
+    pending: dict[Future, tuple[_Node, int, int]] = {}  # future -> (node, guess's index, class)
+    order: dict[int, int] = {}  # id of a node -> its rank, so that parts are collected in a fixed order
     done = started = nodes = 0
 
-    def advance(i: int) -> None:
-        """Start guess i's next pass, or leave it settled once its bound reaches cost."""
+    def node(path: list, secrets: np.ndarray, depth: int, target: int, wire: Wire | None) -> _Node:
+        """The node of ``secrets`` with its guesses below ``target``, and its child nodes made at once."""
+        guesses = tuple(path[0::2])
+        scan = solver.scan(secrets, target, guesses, depth)
+        lb = t.bounds.lb[depth - 1]
+        made = _Node(path, secrets, depth, target, [])
+        order[id(made)] = len(order)
+        follow = None if wire is None or not wire[1] else int(wire[0])
+        for g, bound in zip(scan.guesses.tolist(), scan.bounds.tolist()):
+            if bound >= target:
+                continue
+            members, starts, big = split_classes(t.table, g, secrets, t.nh, t.win)
+            hints = big.tolist()
+            sizes = [int(starts[h + 1] - starts[h]) for h in hints]
+            # each class's bound as the scan took it: its counting bound, or its key bound 3|C| - the set's
+            # most key (the checker derives both itself, its rules 1 and 2, and takes the larger)
+            bases = [max(int(lb[n]), 3 * n - scan.most) for n in sizes]
+            state = _Guess(g, bound, hints, bases, list(bases), [False] * len(hints), [None] * len(hints))
+            if g == follow and split is not None:
+                below = _children(t, wire)
+                for k, (h, n) in enumerate(zip(hints, sizes)):
+                    if n >= split and h in below:
+                        cls = members[starts[h] : starts[h + 1]].copy()
+                        figure = wire_cost(t, cls, below[h], depth - 1)
+                        if figure is None:  # not a tree for the class: its parts go without the tree
+                            continue
+                        child = node(path + [g, h], cls, depth - 1, figure, below[h])
+                        state.values[k], state.exact[k], state.parts[k] = child.target, True, child
+            made.guesses.append(state)
+        return made
+
+    def advance(at: _Node, i: int) -> None:
+        """Start guess i's next pass at node ``at``, or leave it settled once its bound reaches the target."""
         nonlocal started
-        state = guesses[i]
-        while state.waiting == 0 and state.total() < cost:
-            left = cost - state.total()
+        state, target = at.guesses[i], at.target
+        while state.waiting == 0 and state.total() < target:
+            left = target - state.total()
+            open_ = [k for k in range(len(state.hints)) if not state.exact[k]]
             if state.stage == "shares":
                 state.stage = "whole"
-                betas = dict(enumerate(fixed_shares(state.values, state.total(), cost)))
+                shares = fixed_shares([state.values[k] for k in open_], state.total(), target)
+                betas = {open_[m]: beta for m, beta in enumerate(shares)}
             elif state.stage == "whole":
                 state.stage = "none"
-                betas = {k: state.values[k] + left for k in range(len(state.hints)) if not state.exact[k]}
+                betas = {k: state.values[k] + left for k in open_}
             else:  # after the whole pass every class is exact (a failed one would have raised it by left)
-                raise NotLeast(f"{game.name}: the guess {format_code(game, state.guess)} at the root leads to a "
-                               f"strategy costing {state.total()}, less than {cost}: the figure to certify is not "
-                               "the least")
+                where = "at the root" if not at.path else f"after {_describe(game, t, at.path)}"
+                raise NotLeast(f"{game.name}: the guess {format_code(game, state.guess)} {where} leads to a "
+                               f"strategy costing {state.total()}, less than {target}: the figure to certify is "
+                               "not the least")
             for k, beta in betas.items():
-                pending[parts.start(state.guess, state.hints[k], beta)] = (i, k)
+                pending[parts.start(at.path + [state.guess, state.hints[k]], beta)] = (at, i, k)
                 state.waiting += 1
                 started += 1
 
-    for i in range(len(guesses)):
-        advance(i)
+    everything = np.arange(game.secret_count, dtype=np.int32)
+    root = node([], everything, solver.full_depth(), cost, tree)
+    every = _nodes(root)
+    for at in every:
+        for i in range(len(at.guesses)):
+            advance(at, i)
     while pending:
         finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
         # in a fixed order, so that the parts folder is written alike in every run
-        for fut in sorted(finished, key=lambda f: pending[f]):
-            i, k = pending.pop(fut)
-            state, result = guesses[i], fut.result()
+        for fut in sorted(finished, key=lambda f: (order[id(pending[f][0])], *pending[f][1:])):
+            at, i, k = pending.pop(fut)
+            state, result = at.guesses[i], fut.result()
             state.waiting -= 1
             state.values[k], state.exact[k], state.parts[k] = result.value, result.exact, result
             done += 1
             nodes += result.nodes
             if progress is not None:
                 progress(done, started)
-            advance(i)
-    document = _assemble(prover, cap, depth, cost, everything, guesses)
-    figures = {"parts": done, "searched": parts.searched, "nodes": nodes,
+            advance(at, i)
+    prover.claims = []
+    _assemble(prover, cap, root)
+    document = prover.document({"least_cost": len(prover.claims) - 1})
+    figures = {"parts": done, "searched": parts.searched, "nodes": nodes, "nodes_split": len(every) - 1,
                "seconds": round(time.perf_counter() - clock, 1)}
     return document, figures
 
 
-def _assemble(prover: Prover, cap: int | None, depth: int, cost: int, everything: np.ndarray,
-              guesses: list[_Guess]) -> dict:
-    """The certificate: each raised class's last part's claims, in the order of the root's guesses and their
-    classes (their references and witnesses renumbered), then the root claim referring to each."""
+def _nodes(at: _Node) -> list[_Node]:
+    """``at`` and every node below it, parents first."""
+    out = [at]
+    for state in at.guesses:
+        for part in state.parts:
+            if isinstance(part, _Node):
+                out.extend(_nodes(part))
+    return out
+
+
+def _children(tables, wire: Wire) -> dict[int, Wire]:
+    """A wire node's children by dense hint."""
+    dense = {int(h): d for d, h in enumerate(tables.hints.tolist())}
+    return {dense[int(h)]: child for h, child in wire[1]}
+
+
+def _describe(game: Game, tables, path: list) -> str:
+    from ..rules import format_hint
+
+    history = _history(tables, path)
+    return ", ".join(f"{format_code(game, g)} {format_hint(game, h)}" for g, h in zip(history[0::2], history[1::2]))
+
+
+def _assemble(prover: Prover, cap: int | None, at: _Node) -> int:
+    """Append node ``at``'s claim to ``prover.claims``, after every claim it refers to: each raised class's
+    last part's claims (references and witnesses renumbered) or its child node's, in the order of the
+    node's guesses and their classes. Returns the claim's index."""
     t = prover.solver.tables
-    claims: list = []
+    claims = prover.claims
     refs: list = []
-    for state in guesses:
-        for hint, result in zip(state.hints, state.parts):
-            if result is None:
+    for state in at.guesses:
+        for hint, part in zip(state.hints, state.parts):
+            if part is None:
+                continue
+            if isinstance(part, _Node):
+                refs.append([state.guess, int(t.hints[hint]), _assemble(prover, cap, part), -1])
                 continue
             offset = len(claims)
-            wmap = [prover._witness(perm, sigma) for perm, sigma in result.witnesses]
-            for history, cdepth, value, gens, crefs in result.claims:
+            wmap = [prover._witness(perm, sigma) for perm, sigma in part.witnesses]
+            for history, cdepth, value, gens, crefs in part.claims:
                 claims.append([history, cdepth, value, [wmap[w] for w in gens],
                                [[g, h, j, w] if j < 0 else [g, h, j + offset, w if w < 0 else wmap[w]]
                                 for g, h, j, w in crefs]])
-            refs.append([state.guess, int(t.hints[hint]), offset + result.top, -1])
-    claims.append([[], None if cap is None else depth, None if cost >= INF else cost,
-                   prover.generators((), everything), refs])
-    prover.claims = claims
-    return prover.document({"least_cost": len(claims) - 1})
+            refs.append([state.guess, int(t.hints[hint]), offset + part.top, -1])
+    claims.append([_history(t, at.path), None if cap is None else at.depth, None if at.target >= INF else at.target,
+                   prover.generators(tuple(at.path[0::2]), at.secrets), refs])
+    return len(claims) - 1
