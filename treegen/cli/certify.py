@@ -56,8 +56,14 @@ def cmd_certify(args) -> int:
     from concurrent.futures.process import BrokenProcessPool
 
     from ..certificate import certificate_to_bytes
-    from ..exact import Options, SearchBug, check_memory, make_executor, plan_workers
+    from ..exact import Options, SearchBug, check_memory, plan_workers
     from ..exact.checkpoint import CheckpointStore
+    from ..exact.executors import (
+        INLINE_MAX_CODES,
+        INLINE_MAX_WORDS,
+        InlineExecutor,
+        ProcessExecutor,
+    )
     from ..exact.parts import NotLeast, certify_in_parts, parts_key
     from ..files import output_file, read_input, same_path, write_atomic
     from ..tree import tree_from_bytes
@@ -120,7 +126,11 @@ def cmd_certify(args) -> int:
             bar.total = started
             bar.update(done - bar.n)
 
-        executor = make_executor("processes", workers)
+        # A part of a big game runs for minutes inside compiled code, where this process would not see a
+        # signal until it returns: in worker processes (one, if one is asked for) Ctrl-C and SIGTERM end it
+        # at once. A small game's parts take milliseconds, and run here.
+        big = game.size > (INLINE_MAX_WORDS if game.listed else INLINE_MAX_CODES)
+        executor = ProcessExecutor(workers) if big else InlineExecutor()
         doc, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
                                         progress if bar is not None else None,
                                         wire, args.split)
