@@ -145,10 +145,11 @@ def searched_guesses(game, secrets: np.ndarray, history: tuple[int, ...], depth:
               f"{'refuted at' if cost >= beta else 'cost'} {cost}, {sec:.2f} s")
     # R, measured as estimate_work measures it: the best-first guess's scan and classes, each solved alone.
     ex, below = below_cpu(Solver(game, orbits=True), secrets, history, None)
-    if not below:  # a few clock ticks: no ratio to speak of
-        print(f"R: the best-first guess {format_code(game, ex.guess)}'s scan and classes took no measurable time")
+    if below < 0.01 or cpu < 0.01:  # a few clock ticks, on either side: no ratio to speak of
+        print(f"R: the search ({cpu:.2f} s) or the best-first guess {format_code(game, ex.guess)}'s scan and "
+              f"classes ({below:.2f} s) took no measurable time")
     else:
-        print(f"R = {cpu:.1f} s / {below:.2f} s = {cpu / below:.1f} (the best-first guess "
+        print(f"R = {cpu:.2f} s / {below:.2f} s = {cpu / below:.3g} (the best-first guess "
               f"{format_code(game, ex.guess)}'s scan and {len(ex.classes)} classes of three or more, each solved "
               "alone)")
     return [(g, bound) for g, bound, _beta, _cost, _sec in refuted]
