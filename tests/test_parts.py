@@ -218,13 +218,19 @@ def test_certify_refuses_what_it_cannot_certify_in_one_line(tmp_path, capsys):
     tree = os.path.join(trees, "mastermind-optimal-average.json")
     assert "over its tree" in refused(tree, "-o", tree)
     assert "into the parts folder" in refused(tree, "-o", str(tmp_path / "c.gz"), "--parts", str(tmp_path))
-    # a total one below the least: a cheaper strategy exists, exit 1 and no file
+    # a figure that is not the tree's own total: refused by verify's replay, before any search
     doc = orjson.loads(Path(tree).read_bytes())
-    doc["provenance"]["optimal_total"] = 5626
-    doc["provenance"]["lower_bound"] = 5626
+    doc["provenance"]["optimal_total"] = doc["provenance"]["lower_bound"] = 5626
     wrong = tmp_path / "wrong.json"
     wrong.write_bytes(orjson.dumps(doc))
-    assert "less than 5626" in refused(str(wrong), "-o", out, status=1)
+    assert "5626 is not the tree's total 5625" in refused(str(wrong), "-o", out)
+    # a tree that claims its own total is the least when it is not: a cheaper strategy exists, exit 1, no file
+    doc = orjson.loads(Path(heuristic).read_bytes())
+    total = doc["stats"]["total"]
+    assert total > 5625
+    doc["provenance"] = {"objective": "average", "max_guesses": None, "optimal_total": total, "lower_bound": total}
+    wrong.write_bytes(orjson.dumps(doc))
+    assert f"less than {total}" in refused(str(wrong), "-o", out, status=1)
     assert not os.path.exists(out)
 
 

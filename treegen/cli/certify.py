@@ -67,6 +67,7 @@ def cmd_certify(args) -> int:
     from ..exact.parts import NotLeast, certify_in_parts, parts_key
     from ..files import output_file, read_input, same_path, write_atomic
     from ..tree import tree_from_bytes
+    from ..verify import verify_tree
     from .solve import stderr_line
 
     tree = tree_from_bytes(read_input(args.tree, "tree file"), args.tree)
@@ -77,11 +78,10 @@ def cmd_certify(args) -> int:
     if prov.get("objective") != "average":
         raise TreegenError(f"{args.tree} is a tree of objective {prov.get('objective')!r}: certify certifies least-total "
                            "trees (objective average); `treegen solve --certificate` certifies the others")
+    # The figure to certify must be the tree's own: verify's replay checks every secret and every claim
+    # (an integer optimal_total equal to the tree's total, a positive cap it keeps, hard mode).
+    verify_tree(tree)
     cost, cap, hard = prov["optimal_total"], prov.get("max_guesses"), bool(prov.get("consistent_only"))
-    if not isinstance(cost, int) or isinstance(cost, bool) or cost < 1:
-        raise TreegenError(f"{args.tree}: its optimal_total {cost!r} is not a positive whole number")
-    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
-        raise TreegenError(f"{args.tree}: its max_guesses {cap!r} is not a positive whole number")
     refuse_uncheckable(game, "certify")
     wire = None if args.split is None else tree.root.to_wire(game)  # the nodes follow the tree's guesses
     output_file(args.output, "certificate file")
