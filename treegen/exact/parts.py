@@ -58,7 +58,7 @@ import numpy as np
 import orjson
 
 from ..files import InputError, read_input, write_atomic
-from ..rules import Game, TreegenError, format_code, game_to_dict
+from ..rules import Game, TreegenError, format_code, format_hint, game_to_dict
 from ..tree import Wire
 from .certify import Prover, ProvingSolver
 from .checkpoint import CheckpointStore
@@ -367,8 +367,6 @@ def _children(tables, wire: Wire) -> dict[int, Wire]:
 
 
 def _describe(game: Game, tables, path: list) -> str:
-    from ..rules import format_hint
-
     history = _history(tables, path)
     return ", ".join(f"{format_code(game, g)} {format_hint(game, h)}" for g, h in zip(history[0::2], history[1::2]))
 
