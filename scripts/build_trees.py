@@ -9,7 +9,9 @@
 
 Each tree of CERTIFIED is solved with `--certificate`, which writes its certificate beside it
 (NAME.cert.json.gz, from 10 KB for mastermind to about 1 MB for bulls-cows), and `treegen verify` then checks
-that certificate too; the table says how many claims it holds and how long verifying took.
+that certificate too; the table says how many claims it holds and how long verifying took. A tree of
+IN_PARTS is solved without one, then certified by `treegen certify --split N` through a parts folder (resumable,
+on every core), and `treegen verify --certificate` checks it.
 
 Each tree is one `treegen solve` (or `treegen build`) run in a fresh process, then `treegen verify`.
 The files carry no timings, so a rebuild gives identical bytes; the seconds each took go into the
@@ -120,6 +122,17 @@ CERTIFIED = {
     "word-mastermind-400-optimal-average.json", "jotto-common-optimal-average.json", "bc-5-8-optimal-average.json",
     "mm-6-4-optimal-average.json", "mm-6-4-optimal-worst.json",
 }
+
+# Trees too big for the one-process certifying search: certified after the solve by `treegen certify` in parts
+# (docs/certificates.md), each with its split size (classes of at least that many secrets on the tree's path
+# become nodes, so that no part outlasts a session).
+IN_PARTS: dict[str, int] = {}
+
+
+def is_certified(name: str) -> bool:
+    """Whether the tree ``name`` is built with a certificate, by either route."""
+    return name in CERTIFIED or name in IN_PARTS
+
 
 # Certificates larger than this are not shipped (git ignores them; the budget for all shipped ones is about
 # 50 MB): `python scripts/build_trees.py --slow --only NAME` writes one beside its tree, and verify checks it.
@@ -250,8 +263,9 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> tuple[
     """Solve one tree into ``folder`` and verify it; the seconds it took (summed over resumed runs for
     a slow tree) and, for a certified tree, the seconds its verification took with the certificate."""
     path = os.path.join(folder, name)
+    cert = os.path.join(folder, certificate_name(name))
     if name in CERTIFIED:
-        args = [*args, "--certificate", os.path.join(folder, certificate_name(name))]
+        args = [*args, "--certificate", cert]
     ckpt = os.path.join(tempfile.gettempdir(), "treegen-build-checkpoints", name)
     spent_path = os.path.join(ckpt, "seconds-so-far")
     spent = 0.0
@@ -269,10 +283,18 @@ def build(name: str, args: list[str], folder: str, slow: bool = False) -> tuple[
         _run_counting(command(*args, "-o", path), spent_path, spent, start)
     else:
         treegen(*args, "-o", path)
+    if name in IN_PARTS:
+        # the parts folder sits beside the solve's checkpoint, so a stopped build resumes either
+        certify = ["certify", path, "-o", cert, "--split", str(IN_PARTS[name])]
+        if slow:
+            _run_counting(command(*certify, "--parts", os.path.join(ckpt, "parts")), spent_path,
+                          spent + time.perf_counter() - start, time.perf_counter())
+        else:
+            treegen(*certify)
     seconds = spent + time.perf_counter() - start
     start = time.perf_counter()
-    treegen("verify", "-q", path)
-    checked = time.perf_counter() - start if name in CERTIFIED else None
+    treegen("verify", "-q", path, *(["--certificate", cert] if name in IN_PARTS else []))
+    checked = time.perf_counter() - start if is_certified(name) else None
     if slow:
         shutil.rmtree(ckpt)
     return seconds, checked
@@ -343,10 +365,10 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
         cert = os.path.join(TREES_DIR, certificate_name(name))
         certified = "no"
         facts = None  # (claims, megabytes): from the file, else from the record of an unshipped one
-        if name in CERTIFIED and os.path.exists(cert):
+        if is_certified(name) and os.path.exists(cert):
             claims, size = certificate_facts(cert)
             facts = claims, size / 1e6
-        elif name in CERTIFIED and certificate_name(name) in unshipped:
+        elif is_certified(name) and certificate_name(name) in unshipped:
             facts = tuple(unshipped[certificate_name(name)])
         if facts:
             claims, megabytes = facts
@@ -443,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as scratch:
             for name, targs, _ in chosen:
                 build(name, targs, scratch, name in slow)
-                for built in [name] + ([certificate_name(name)] if name in CERTIFIED else []):
+                for built in [name] + ([certificate_name(name)] if is_certified(name) else []):
                     same = os.path.exists(os.path.join(TREES_DIR, built)) and filecmp.cmp(
                         os.path.join(scratch, built), os.path.join(TREES_DIR, built), shallow=False
                     )
