@@ -9,6 +9,7 @@ import sys
 from ..rules import TreegenError
 from .common import (
     Exit,
+    Stop,
     add_command,
     failure_status,
     interrupt_within,
@@ -51,7 +52,6 @@ def add_certify(sub) -> None:
 
 
 def cmd_certify(args) -> int:
-    import signal
     import time
     from concurrent.futures.process import BrokenProcessPool
 
@@ -103,40 +103,34 @@ def cmd_certify(args) -> int:
             print(f"treegen: created parts folder {args.parts}", file=sys.stderr)
     options = Options().resolved(game)
     bar = None
-    signals: list[int] = []
-
-    def stop(signum, frame):
-        signals.append(signum)
-        raise KeyboardInterrupt
-
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    stop = Stop()  # Ctrl-C and SIGTERM stop the workers and leave alike
     executor = None
     failure: BaseException | None = None
     start = time.perf_counter()
     try:
-        if not args.quiet:
-            from tqdm import tqdm
+        with stop:
+            if not args.quiet:
+                from tqdm import tqdm
 
-            # the parts known so far: a guess's next pass starts only when its last one ends, so the
-            # total grows as the run goes (no ETA is honest here)
-            bar = tqdm(total=0, desc=f"certify {game.name}", unit=" parts", file=sys.stderr, leave=False,
-                       disable=None, bar_format="{desc}: {n}/{total} parts [{elapsed}]")
+                # the parts known so far: a guess's next pass starts only when its last one ends, so the
+                # total grows as the run goes (no ETA is honest here)
+                bar = tqdm(total=0, desc=f"certify {game.name}", unit=" parts", file=sys.stderr, leave=False,
+                           disable=None, bar_format="{desc}: {n}/{total} parts [{elapsed}]")
 
-        def progress(done: int, started: int) -> None:
-            bar.total = started
-            bar.update(done - bar.n)
+            def progress(done: int, started: int) -> None:
+                bar.total = started
+                bar.update(done - bar.n)
 
-        # A part of a big game runs for minutes inside compiled code, where this process would not see a
-        # signal until it returns: in worker processes (one, if one is asked for) Ctrl-C and SIGTERM end it
-        # at once. A small game's parts take milliseconds, and run here.
-        big = game.size > (INLINE_MAX_WORDS if game.listed else INLINE_MAX_CODES)
-        executor = ProcessExecutor(workers) if big else InlineExecutor()
-        doc, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
-                                        progress if bar is not None else None,
-                                        wire, args.split)
-        if signals:
-            raise KeyboardInterrupt
-        certificate = certificate_to_bytes(doc)
+            # A part of a big game runs for minutes inside compiled code, where this process would not see a
+            # signal until it returns: in worker processes (one, if one is asked for) Ctrl-C and SIGTERM end it
+            # at once. A small game's parts take milliseconds, and run here.
+            big = game.size > (INLINE_MAX_WORDS if game.listed else INLINE_MAX_CODES)
+            executor = ProcessExecutor(workers) if big else InlineExecutor()
+            doc, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
+                                            progress if bar is not None else None,
+                                            wire, args.split)
+            stop.check()
+            certificate = certificate_to_bytes(doc)
     except (NotLeast, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     except SystemError as exc:  # Ctrl-C while numba boxed a kernel's results (see common.interrupt_within)
@@ -146,8 +140,6 @@ def cmd_certify(args) -> int:
     finally:
         if executor is not None:
             executor.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
         if bar is not None:
             bar.close()
     if isinstance(failure, NotLeast):
@@ -155,7 +147,7 @@ def cmd_certify(args) -> int:
         return Exit.FALSE
     if failure is not None:
         again = f" (run it again with --parts {args.parts} to resume)" if args.parts else ""
-        return failure_status(failure, "no certificate written", again, signal.SIGTERM in signals)
+        return failure_status(failure, "no certificate written", again, stop.terminated)
     write_atomic(args.output, certificate, "certificate file")
     within = f" within {cap} guesses" if cap is not None else ""
     mode = " in hard mode" if hard else ""

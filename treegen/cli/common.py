@@ -11,6 +11,7 @@ import argparse
 import os
 import re
 import sys
+from typing import Self
 
 from ..exact.executors import EXECUTORS  # noqa: F401 - the command modules read the choices here
 from ..exact.objectives import OBJECTIVES  # noqa: F401
@@ -38,6 +39,47 @@ class Terminated(BaseException):
     """SIGTERM arrived (see :func:`treegen.cli.run`). A BaseException, like KeyboardInterrupt, so that no
     ``except Exception`` on the way up takes it for an error; unlike KeyboardInterrupt, so that a command
     that handles Ctrl-C in its own way (play's prompt) does not take it for one."""
+
+
+class Stop:
+    """Ctrl-C and SIGTERM, inside ``with Stop() as stop:``, both raise KeyboardInterrupt, so that a long
+    command (a search in worker processes) stops its workers and leaves the same way after either; the
+    handlers before the block come back after it.
+
+    Each signal is recorded as well as raised: a KeyboardInterrupt raised while LLVM calls back into Python
+    (numba compiling) is printed and dropped by ctypes, and the command would go on to write its file, so it
+    calls :meth:`check` after each step; :attr:`terminated` tells the two signals apart for the exit status."""
+
+    def __init__(self) -> None:
+        self.signals: list[int] = []
+        self._previous: dict = {}
+
+    def __enter__(self) -> Self:
+        import signal
+
+        self._previous = {signum: signal.signal(signum, self._stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import signal
+
+        for signum, handler in self._previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+
+    def _stop(self, signum, frame) -> None:
+        self.signals.append(signum)
+        raise KeyboardInterrupt
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if a signal came, even one whose exception was dropped."""
+        if self.signals:
+            raise KeyboardInterrupt
+
+    @property
+    def terminated(self) -> bool:
+        import signal
+
+        return signal.SIGTERM in self.signals
 
 
 def interrupt_within(exc: BaseException) -> bool:

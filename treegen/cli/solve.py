@@ -12,6 +12,7 @@ from .common import (
     EXECUTORS,
     OBJECTIVES,
     Exit,
+    Stop,
     add_command,
     add_game,
     default_output,
@@ -106,7 +107,6 @@ def stderr_line(bar):
 
 def cmd_solve(args) -> int:
     import hashlib
-    import signal
     import time
     from concurrent.futures.process import BrokenProcessPool
 
@@ -188,53 +188,42 @@ def cmd_solve(args) -> int:
     def timings() -> dict:
         return {"seconds": round(time.perf_counter() - start, 2), "workers": workers}
 
-    signals: list[int] = []
-
-    def stop(signum, frame):
-        signals.append(signum)
-        raise KeyboardInterrupt  # stop the workers and leave as after Ctrl-C
-
-    def stopped() -> None:
-        # The record, not only the exception: a KeyboardInterrupt raised while LLVM calls back into Python
-        # (numba compiling) is printed and dropped by ctypes, and the solve would go on to write its tree.
-        if signals:
-            raise KeyboardInterrupt
-
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    stop = Stop()  # Ctrl-C and SIGTERM stop the workers and leave alike
     failure: BaseException | None = None
     try:
-        # Before the progress bar, whose monitor thread would make compile_ahead spawn its helper
-        # rather than fork it (slower to start).
-        compile_ahead(game, asked, None if args.quiet else stderr_line(None), orbits=options.orbits)
-        stopped()
-        if args.certificate is not None:
-            from ..certificate import certificate_to_bytes
+        with stop:
+            # Before the progress bar, whose monitor thread would make compile_ahead spawn its helper
+            # rather than fork it (slower to start).
+            compile_ahead(game, asked, None if args.quiet else stderr_line(None), orbits=options.orbits)
+            stop.check()
+            if args.certificate is not None:
+                from ..certificate import certificate_to_bytes
 
-            if not args.quiet:
-                from tqdm import tqdm
+                if not args.quiet:
+                    from tqdm import tqdm
 
-                # a count, not a fraction: neither the search's length nor the number of claims is known
-                # ahead (disable=None: no counter when standard error is not a terminal)
-                bar = tqdm(desc=f"certify {game.name}", unit=" claims", file=sys.stderr, leave=False, disable=None)
-            tree, doc = solve_certified(
-                game, objective, args.max_guesses, options, args.consistent_only,
-                progress=None if bar is None else lambda n: bar.update(n - bar.n),
-                timings=timings if args.timings else None,
-            )
-            stopped()
-            certificate = certificate_to_bytes(doc)
-        else:
-            if not args.quiet:
-                from tqdm import tqdm
+                    # a count, not a fraction: neither the search's length nor the number of claims is known
+                    # ahead (disable=None: no counter when standard error is not a terminal)
+                    bar = tqdm(desc=f"certify {game.name}", unit=" claims", file=sys.stderr, leave=False, disable=None)
+                tree, doc = solve_certified(
+                    game, objective, args.max_guesses, options, args.consistent_only,
+                    progress=None if bar is None else lambda n: bar.update(n - bar.n),
+                    timings=timings if args.timings else None,
+                )
+                stop.check()
+                certificate = certificate_to_bytes(doc)
+            else:
+                if not args.quiet:
+                    from tqdm import tqdm
 
-                bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
-            tree = solve_game(
-                game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
-                options, warn=stderr_line(bar), timings=timings if args.timings else None,
-                consistent_only=args.consistent_only, executor=args.executor, address=args.address,
-                eager=args.eager, split=args.split,
-            )
-        stopped()
+                    bar = tqdm(total=0, desc=f"solve {game.name}", unit="subproblem", file=sys.stderr, leave=False)
+                tree = solve_game(
+                    game, objective, args.max_guesses, workers, args.checkpoint, progress if bar is not None else None,
+                    options, warn=stderr_line(bar), timings=timings if args.timings else None,
+                    consistent_only=args.consistent_only, executor=args.executor, address=args.address,
+                    eager=args.eager, split=args.split,
+                )
+            stop.check()
     except (Infeasible, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     except SystemError as exc:
@@ -242,8 +231,6 @@ def cmd_solve(args) -> int:
             raise
         failure = KeyboardInterrupt()
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
         if bar is not None:
             bar.close()  # before any message, which would otherwise trail the bar's line
     if isinstance(failure, Infeasible):
@@ -251,7 +238,7 @@ def cmd_solve(args) -> int:
         return Exit.FALSE
     if failure is not None:
         again = f" (run it again with --checkpoint {args.checkpoint} to resume)" if args.checkpoint else ""
-        return failure_status(failure, "no tree written", again, signal.SIGTERM in signals)
+        return failure_status(failure, "no tree written", again, stop.terminated)
     seconds = time.perf_counter() - start
     if args.certificate is not None:
         write_atomic(args.certificate, certificate, "certificate file")
