@@ -26,13 +26,14 @@ def add_certify(sub) -> None:
         "write a certificate that a proved least-total tree's total is the least, searched in parts",
         "  treegen certify trees/mastermind-optimal-average.json -o mm.cert.json.gz\n"
         "  treegen verify trees/mastermind-optimal-average.json --certificate mm.cert.json.gz\n"
-        "  treegen certify mm57.json -o mm57.cert.json.gz --parts mm57-parts/ --split 2000   # resumable\n"
+        "  treegen certify bc58.json -o bc58.cert.json.gz --parts bc58-parts/ --split 1000   # resumable\n"
         "\n"
         "`treegen solve --certificate` certifies in the one process that searches; this command certifies a\n"
         "tree afterwards, on any number of workers: each class of each first guess is searched alone (a part),\n"
         "and a rerun with the same --parts folder takes the parts it finished. Nothing in the folder is\n"
         "trusted for the proof: `treegen verify` checks the certificate with code that shares nothing with\n"
-        "the search. Trees of least total only (with or without a cap, hard mode too).\n",
+        "the search. Trees of least total only (with or without a cap, hard mode too). A run stops (exit 2)\n"
+        "as soon as the certificate is sure to unpack to more than the 1,074 MB that `treegen verify` reads.\n",
     )
     p.add_argument("tree", metavar="TREE", type=nonempty,
                    help="a tree written by `treegen solve` (objective average): its total is what is certified")
@@ -64,7 +65,7 @@ def cmd_certify(args) -> int:
         InlineExecutor,
         ProcessExecutor,
     )
-    from ..exact.parts import NotLeast, certify_in_parts, parts_key
+    from ..exact.parts import CertificateTooLarge, NotLeast, certify_in_parts, parts_key
     from ..files import output_file, read_input, same_path, write_atomic
     from ..tree import tree_from_bytes
     from ..verify import verify_tree
@@ -131,7 +132,7 @@ def cmd_certify(args) -> int:
                                             wire, args.split)
             stop.check()
             certificate = certificate_to_bytes(doc)
-    except (NotLeast, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
+    except (NotLeast, CertificateTooLarge, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     except SystemError as exc:  # Ctrl-C while numba boxed a kernel's results (see common.interrupt_within)
         if not interrupt_within(exc):
@@ -145,6 +146,9 @@ def cmd_certify(args) -> int:
     if isinstance(failure, NotLeast):
         print(f"treegen: {failure}; no certificate written", file=sys.stderr)
         return Exit.FALSE
+    if isinstance(failure, CertificateTooLarge):  # an output that cannot be written, found out only on the way
+        print(f"treegen: {failure}; no certificate written", file=sys.stderr)
+        return Exit.USAGE
     if failure is not None:
         again = f" (run it again with --parts {args.parts} to resume)" if args.parts else ""
         return failure_status(failure, "no certificate written", again, stop.terminated)

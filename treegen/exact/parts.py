@@ -57,6 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 import orjson
 
+from ..certificate import UNPACKED_LIMIT
 from ..files import InputError, read_input, write_atomic
 from ..rules import Game, TreegenError, format_code, format_hint, game_to_dict
 from ..tree import Wire
@@ -92,17 +93,58 @@ class NotLeast(TreegenError):
     """The figure to certify is not the least: a guess at the root costs less (the tree is not optimal)."""
 
 
+class CertificateTooLarge(TreegenError):
+    """The certificate would unpack to more than a checker reads (``certificate.UNPACKED_LIMIT``): no file
+    that ``treegen verify`` accepts can come of the run, so it stops as soon as that is sure."""
+
+
 @dataclass(frozen=True)
 class PartResult:
-    """What one part proved: its class costs at least ``value`` (exactly ``value`` when ``exact``), by
-    ``claims`` (``claims[top]`` is the class's own) with their ``witnesses``; ``nodes`` searched."""
+    """What one part proved: its class costs at least ``value`` (exactly ``value`` when ``exact``), by the
+    claims packed in ``data`` (see :meth:`unpack`; ``claims[top]`` is the class's own), ``unpacked`` bytes of
+    JSON once unpacked, at least ``floor`` of them in the certificate (:func:`pack`); ``nodes`` searched.
+
+    Packed by the worker that searched it, as its claims file holds it: a part of a big game holds up to a
+    hundred MB of claims as JSON and some ten times that as Python lists (mm:5:7's first 51 parts: 643 thousand
+    claims, 1.17 GB of JSON, and 13 GB in the process that held them as lists), so the run keeps them packed
+    and unpacks one at a time when it assembles the certificate."""
 
     value: int
     exact: bool
     nodes: int
-    claims: list
-    witnesses: list
+    data: bytes
+    unpacked: int
+    floor: int
     top: int
+
+    def unpack(self) -> tuple[list, list]:
+        """The part's claims and their witnesses."""
+        doc = orjson.loads(gzip.decompress(self.data))
+        return doc["claims"], doc["witnesses"]
+
+
+def pack(claims: list, witnesses: list) -> tuple[bytes, int, int]:
+    """A part's claims file (gzip-compressed JSON, no timestamp: same part, same bytes), its unpacked size, and
+    the least number of bytes its claims can take in the certificate. Level 6, as for whole certificates
+    (certificate.certificate_to_bytes): 9 is several times slower on the largest parts for a file a few per
+    cent smaller."""
+    text = orjson.dumps(claims)
+    raw = b'{"claims":' + text + b',"witnesses":' + orjson.dumps(witnesses) + b"}"  # as orjson.dumps of the dict
+    return gzip.compress(raw, compresslevel=6, mtime=0), len(raw), _floor(claims, len(witnesses), len(text))
+
+
+def _floor(claims: list, witnesses: int, size: int) -> int:
+    """A lower bound on the JSON bytes that ``claims`` (``size`` bytes of compact JSON, with ``witnesses`` of
+    their own) take in the certificate, where :func:`_assemble` writes them renumbered. The bound: a history,
+    depth and value are written as they are; a reference's claim index only grows (an offset is added; -1
+    stays); only witness indexes (the generators, and a reference's witness) may be written shorter, each by
+    at most its own digits less one (a global index has at least one digit), so by at most d - 1 bytes, where
+    d is the digits of the part's largest witness index; and the part's own list has two brackets that the
+    certificate's does not (its commas between claims are at least as many)."""
+    if witnesses <= 10:
+        return size - 2
+    occurrences = sum(len(c[3]) + len(c[4]) for c in claims)
+    return size - 2 - (len(str(witnesses - 1)) - 1) * occurrences
 
 
 def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, path: list, beta: int) -> PartResult:
@@ -121,7 +163,7 @@ def run_part(game: Game, cap: int | None, consistent_only: bool, options: Option
     value = min(got, beta)
     top = prover.claim(cls, _history(t, path), depth, value)
     counts = solver.counts
-    return PartResult(value, got < beta, counts.nodes + counts.bound_scans, prover.claims, prover.witnesses, top)
+    return PartResult(value, got < beta, counts.nodes + counts.bound_scans, *pack(prover.claims, prover.witnesses), top)
 
 
 def _history(tables, path: list) -> list:
@@ -199,7 +241,7 @@ class _Parts:
         call from several threads (CheckpointStore.save is; each part has its own files)."""
         if self.store.stopped or self.failed:
             return
-        data = gzip.compress(orjson.dumps({"claims": result.claims, "witnesses": result.witnesses}), mtime=0)
+        data = result.data
         name = os.path.basename(self.store.path(task))[: -len(".json")] + CLAIMS_SUFFIX
         try:
             write_atomic(os.path.join(self.store.folder, name), data, "certificate part")
@@ -217,10 +259,13 @@ class _Parts:
             data = read_input(path, "certificate part", PART_LIMIT)
             if hashlib.sha256(data).hexdigest() != outcome["sha256"]:
                 raise ValueError("checksum mismatch: its content changed after it was written")
-            doc = orjson.loads(gzip.decompress(data))
-            result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), doc["claims"],
-                                doc["witnesses"], int(outcome["top"]))
-            own = result.claims[result.top]
+            raw = gzip.decompress(data)
+            doc = orjson.loads(raw)
+            claims = doc["claims"]
+            floor = _floor(claims, len(doc["witnesses"]), len(orjson.dumps(claims)))
+            result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), data, len(raw),
+                                floor, int(outcome["top"]))
+            own = claims[result.top]
             # the root takes the class's value from the entry and the checker from the claim: they must agree
             if own[0] != history or (INF if own[2] is None else own[2]) != result.value:
                 raise ValueError(f"its own claim is about {own[0]} at {own[2]}, not {history} at {result.value}")
@@ -244,7 +289,7 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
                      options: Options | None = None, submit=None, store: CheckpointStore | None = None,
                      warn: Callable[[str], None] = lambda message: None,
                      progress: Callable[[int, int], None] | None = None, tree: Wire | None = None,
-                     split: int | None = None) -> tuple[dict, dict]:
+                     split: int | None = None, limit: int | None = None) -> tuple[dict, dict]:
     """The certificate (a JSON-ready dict) that no strategy within ``cap`` guesses (None: any number)
     costs less in total than ``cost``, and the run's figures (parts, searched, nodes, seconds).
 
@@ -253,8 +298,12 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     ``warn`` hears of parts it holds that are not taken. ``progress(done, started)`` hears of every part
     that ends. With ``tree`` (wire form: a proved tree of total ``cost``) and ``split``, each class of at
     least ``split`` secrets that the tree's guess leads to is a node (see the module). Raises
-    :class:`NotLeast` if a guess at the root, or at a node, costs less than its figure."""
+    :class:`NotLeast` if a guess at the root, or at a node, costs less than its figure, and
+    :class:`CertificateTooLarge` once the parts that the certificate will hold come to more than ``limit``
+    bytes of JSON (None: the checker's limit, ``certificate.UNPACKED_LIMIT``; their claims go into the
+    certificate as they are, renumbered)."""
     clock = time.perf_counter()
+    limit = UNPACKED_LIMIT if limit is None else limit
     if submit is None:
         from .executors import InlineExecutor
 
@@ -342,12 +391,32 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
             if progress is not None:
                 progress(done, started)
             advance(at, i)
+            settled = _settled_bytes(every)
+            if settled > limit:
+                raise CertificateTooLarge(
+                    f"{game.name}: the certificate would be too large to check: the parts it will hold come to "
+                    f"{settled / 1e6:,.0f} MB of claims after {done:,} parts, and a certificate may unpack to at most "
+                    f"{limit / 1e6:,.0f} MB")
     prover.claims = []
     _assemble(prover, cap, root)
     document = prover.document({"least_cost": len(prover.claims) - 1})
     figures = {"parts": done, "searched": parts.searched, "nodes": nodes, "nodes_split": len(every) - 1,
                "seconds": round(time.perf_counter() - clock, 1)}
     return document, figures
+
+
+def _settled_bytes(nodes: list[_Node]) -> int:
+    """A lower bound on the JSON bytes of the certificate: the floors (:func:`_floor`) of the parts that it will
+    hold whatever the rest of the run finds: an exact class's (no later pass searches it again) and every part
+    of a settled guess (its bound has reached its node's figure, so no pass of it starts again)."""
+    total = 0
+    for at in nodes:
+        for state in at.guesses:
+            settled = state.waiting == 0 and state.total() >= at.target
+            for part, exact in zip(state.parts, state.exact):
+                if isinstance(part, PartResult) and (exact or settled):
+                    total += part.floor
+    return total
 
 
 def _nodes(at: _Node) -> list[_Node]:
@@ -386,8 +455,9 @@ def _assemble(prover: Prover, cap: int | None, at: _Node) -> int:
                 refs.append([state.guess, int(t.hints[hint]), _assemble(prover, cap, part), -1])
                 continue
             offset = len(claims)
-            wmap = [prover._witness(perm, sigma) for perm, sigma in part.witnesses]
-            for history, cdepth, value, gens, crefs in part.claims:
+            part_claims, witnesses = part.unpack()
+            wmap = [prover._witness(perm, sigma) for perm, sigma in witnesses]
+            for history, cdepth, value, gens, crefs in part_claims:
                 claims.append([history, cdepth, value, [wmap[w] for w in gens],
                                [[g, h, j, w] if j < 0 else [g, h, j + offset, w if w < 0 else wmap[w]]
                                 for g, h, j, w in crefs]])
