@@ -316,6 +316,11 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     pending: dict[Future, tuple[_Node, int, int]] = {}  # future -> (node, guess's index, class)
     order: dict[int, int] = {}  # id of a node -> its rank, so that parts are collected in a fixed order
     done = started = nodes = 0
+    # A lower bound on the certificate's JSON bytes: the floors (_floor) of the parts it will hold whatever the
+    # rest of the run finds, each counted once when it becomes sure: an exact class's part on arrival (no later
+    # pass searches an exact class again), every other part of a guess when the guess settles (its bound has
+    # reached its node's figure with nothing pending, so no pass of it starts again).
+    sure = 0
 
     def node(path: list, secrets: np.ndarray, depth: int, target: int, wire: Wire | None) -> _Node:
         """The node of ``secrets`` with its guesses below ``target``, and its child nodes made at once."""
@@ -391,11 +396,14 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
             if progress is not None:
                 progress(done, started)
             advance(at, i)
-            settled = _settled_bytes(every)
-            if settled > limit:
+            if result.exact:
+                sure += result.floor
+            if state.waiting == 0 and state.total() >= at.target:
+                sure += sum(p.floor for p, e in zip(state.parts, state.exact) if isinstance(p, PartResult) and not e)
+            if sure > limit:
                 raise CertificateTooLarge(
                     f"{game.name}: the certificate would be too large to check: the parts it will hold come to "
-                    f"{settled / 1e6:,.0f} MB of claims after {done:,} parts, and a certificate may unpack to at most "
+                    f"{sure / 1e6:,.0f} MB of claims after {done:,} parts, and a certificate may unpack to at most "
                     f"{limit / 1e6:,.0f} MB")
     prover.claims = []
     _assemble(prover, cap, root)
@@ -403,20 +411,6 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     figures = {"parts": done, "searched": parts.searched, "nodes": nodes, "nodes_split": len(every) - 1,
                "seconds": round(time.perf_counter() - clock, 1)}
     return document, figures
-
-
-def _settled_bytes(nodes: list[_Node]) -> int:
-    """A lower bound on the JSON bytes of the certificate: the floors (:func:`_floor`) of the parts that it will
-    hold whatever the rest of the run finds: an exact class's (no later pass searches it again) and every part
-    of a settled guess (its bound has reached its node's figure, so no pass of it starts again)."""
-    total = 0
-    for at in nodes:
-        for state in at.guesses:
-            settled = state.waiting == 0 and state.total() >= at.target
-            for part, exact in zip(state.parts, state.exact):
-                if isinstance(part, PartResult) and (exact or settled):
-                    total += part.floor
-    return total
 
 
 def _nodes(at: _Node) -> list[_Node]:
