@@ -36,8 +36,8 @@ def test_tiny_games_certify_exactly_the_brute_optimum_in_parts(spec, hard, naive
     game = resolve_game(spec)
     brute = Brute(game, naive)
     best = int(brute.cost(brute.everything, None, hard))
-    doc, figures = certify_in_parts(game, None, best, hard)
-    proof = check_certificate(doc)
+    data, figures = certify_in_parts(game, None, best, hard)
+    proof = checked(data)
     assert (proof.least_cost, proof.cap, proof.consistent_only) == (best, None, hard)
     assert figures["parts"] == figures["searched"]  # none kept: every part searched in this run
     with pytest.raises(NotLeast, match=f"less than {best + 1}"):
@@ -50,7 +50,7 @@ def test_tiny_games_certify_the_least_total_within_the_least_worst_case(spec, na
     brute = Brute(game, naive)
     worst = brute.least_worst()
     total = int(brute.cost(brute.everything, worst))
-    proof = check_certificate(certify_in_parts(game, worst, total)[0])
+    proof = checked(certify_in_parts(game, worst, total)[0])
     assert (proof.least_cost, proof.cap) == (total, worst)
     with pytest.raises(NotLeast):
         certify_in_parts(game, worst, total + 1)
@@ -65,10 +65,15 @@ def test_mastermind_least_totals_certified_in_parts(name, cap, hard, total):
     prov = orjson.loads(Path(ROOT, "trees", name).read_bytes())["provenance"]
     assert (prov["optimal_total"], prov["max_guesses"], bool(prov.get("consistent_only"))) == (total, cap, hard)
     game = resolve_game("mastermind")
-    proof = check_certificate(certify_in_parts(game, cap, total, hard)[0])
+    proof = checked(certify_in_parts(game, cap, total, hard)[0])
     assert (proof.least_cost, proof.cap, proof.consistent_only) == (total, cap, hard)
     with pytest.raises(NotLeast):
         certify_in_parts(game, cap, total + 1, hard)
+
+
+def checked(data: bytes):
+    """The checker's proof of a certificate file's bytes."""
+    return check_certificate(certificate_from_bytes(data))
 
 
 def mastermind_tree(name: str = "mastermind-optimal-average.json") -> list:
@@ -79,13 +84,13 @@ def mastermind_tree(name: str = "mastermind-optimal-average.json") -> list:
 def test_the_same_certificate_for_any_number_of_workers(split):
     game = resolve_game("mastermind")
     tree = mastermind_tree()
-    inline = certificate_to_bytes(certify_in_parts(game, None, 5625, tree=tree, split=split)[0])
+    inline = certify_in_parts(game, None, 5625, tree=tree, split=split)[0]
     executor = ProcessExecutor(2)
     try:
-        doc, figures = certify_in_parts(game, None, 5625, submit=executor.submit, tree=tree, split=split)
+        data, figures = certify_in_parts(game, None, 5625, submit=executor.submit, tree=tree, split=split)
     finally:
         executor.close()
-    assert certificate_to_bytes(doc) == inline
+    assert data == inline
     assert figures["searched"] == figures["parts"]
 
 
@@ -99,8 +104,11 @@ def test_big_classes_the_tree_leads_to_are_split_into_nodes(name, cap, hard, tot
     for it, its guesses raised by parts one guess further down (and so on down the tree)."""
     game = resolve_game("mastermind")
     tree = mastermind_tree(name)
-    doc, figures = certify_in_parts(game, cap, total, hard, tree=tree, split=split)
+    data, figures = certify_in_parts(game, cap, total, hard, tree=tree, split=split)
+    doc = certificate_from_bytes(data)
     proof = check_certificate(doc)
+    # written a claim at a time, the same bytes as the whole document written at once
+    assert data == certificate_to_bytes(doc) and figures["claims"] == len(doc["claims"])
     assert (proof.least_cost, proof.cap, proof.consistent_only) == (total, cap, hard)
     assert figures["nodes_split"] >= 3
     # every set of at least split secrets the tree leads to has a claim at the tree's total for it
@@ -144,7 +152,7 @@ def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
     again, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
                                       warn=heard.append)
     assert figures["searched"] == 0 and heard == []
-    assert certificate_to_bytes(again) == certificate_to_bytes(first)
+    assert again == first
     # one claims file damaged, one entry's value changed: both are searched again, and said so
     claims = sorted(p for p in tmp_path.iterdir() if p.name.endswith(".claims.json.gz"))
     claims[0].write_bytes(gzip.compress(b'{"claims": [], "witnesses": []}'))
@@ -159,7 +167,7 @@ def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
     assert figures["searched"] == 2 and len(heard) == 2
     assert any("checksum mismatch" in h and "searching it again" in h for h in heard)
     assert any("its own claim is about" in h and "searching it again" in h for h in heard)
-    assert certificate_to_bytes(mended) == certificate_to_bytes(first)
+    assert mended == first
     # a folder made for another figure is refused
     with pytest.raises(CheckpointError, match="another search"):
         CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5625), heard.append)
@@ -187,9 +195,9 @@ def test_a_certificate_too_large_to_check_stops_the_run_once_that_is_sure():
     """The parts are packed as their claims files hold them, and the run stops as soon as the parts the
     certificate will hold pass the limit: below the whole certificate's size it stops, at it the run ends."""
     game = resolve_game("mastermind")
-    doc, figures = certify_in_parts(game, 5, 5626)
-    size = len(gzip.decompress(certificate_to_bytes(doc)))  # what the checker's limit measures
-    assert certify_in_parts(game, 5, 5626, limit=size)[0] == doc
+    data, figures = certify_in_parts(game, 5, 5626)
+    size = len(gzip.decompress(data))  # what the checker's limit measures
+    assert certify_in_parts(game, 5, 5626, limit=size)[0] == data
     with pytest.raises(CertificateTooLarge, match=r"the parts it will hold come to 0 MB of claims after \d+ parts"):
         certify_in_parts(game, 5, 5626, limit=1000)
     stopped = []

@@ -66,9 +66,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import struct
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -593,6 +594,41 @@ def certificate_to_bytes(doc: dict) -> bytes:
     larger, a second of a search of about six."""
     raw = json.dumps(doc, separators=(",", ":")).encode()
     return gzip.compress(raw, compresslevel=6, mtime=0)
+
+
+def certificate_claims_to_bytes(head: dict, claims: Iterable[list]) -> bytes:
+    """The bytes :func:`certificate_to_bytes` gives for ``head`` with ``"claims": list(claims)`` added last,
+    made without holding the claims at once: each claim is written and compressed as it comes (a certificate
+    assembled from parts can be a GB of JSON, and ten times that as Python lists). The deflate stream does not
+    depend on how its input is cut, so only gzip's header (taken from ``gzip.compress`` itself) and trailer
+    (CRC-32 and size) are written here."""
+    deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
+    out = [gzip.compress(b"", compresslevel=6, mtime=0)[:10]]
+    crc = size = 0
+    pending: list[str] = []
+    held = 0
+
+    def put(text: str) -> None:
+        nonlocal crc, size
+        data = text.encode()
+        crc = zlib.crc32(data, crc)
+        size += len(data)
+        out.append(deflate.compress(data))
+
+    opening = json.dumps(head, separators=(",", ":"))[:-1]
+    pending.append(opening + ("," if head else "") + '"claims":[')
+    for k, claim in enumerate(claims):
+        text = json.dumps(claim, separators=(",", ":"))
+        pending.append("," + text if k else text)
+        held += len(text)
+        if held > 1 << 20:  # a MB at a time: a call per claim would cost more than the claim's compression
+            put("".join(pending))
+            pending, held = [], 0
+    pending.append("]}")
+    put("".join(pending))
+    out.append(deflate.flush())
+    out.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
+    return b"".join(out)
 
 
 def certificate_from_bytes(data: bytes, source: str = "<bytes>") -> dict:

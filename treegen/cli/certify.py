@@ -56,7 +56,6 @@ def cmd_certify(args) -> int:
     import time
     from concurrent.futures.process import BrokenProcessPool
 
-    from ..certificate import certificate_to_bytes
     from ..exact import Options, SearchBug, check_memory, plan_workers
     from ..exact.checkpoint import CheckpointStore
     from ..exact.executors import (
@@ -127,11 +126,10 @@ def cmd_certify(args) -> int:
             # at once. A small game's parts take milliseconds, and run here.
             big = game.size > (INLINE_MAX_WORDS if game.listed else INLINE_MAX_CODES)
             executor = ProcessExecutor(workers) if big else InlineExecutor()
-            doc, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
+            certificate, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
                                             progress if bar is not None else None,
                                             wire, args.split)
             stop.check()
-            certificate = certificate_to_bytes(doc)
     except (NotLeast, CertificateTooLarge, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     except SystemError as exc:  # Ctrl-C while numba boxed a kernel's results (see common.interrupt_within)
@@ -155,7 +153,7 @@ def cmd_certify(args) -> int:
     write_atomic(args.output, certificate, "certificate file")
     within = f" within {cap} guesses" if cap is not None else ""
     mode = " in hard mode" if hard else ""
-    print(f"wrote    certificate {args.output} ({len(certificate):,} bytes, {len(doc['claims']):,} claims): no "
+    print(f"wrote    certificate {args.output} ({len(certificate):,} bytes, {figures['claims']:,} claims): no "
           f"strategy for {game.name}{mode}{within} costs less than {cost}")
     split = f", {figures['nodes_split']} sets split" if args.split is not None else ""
     print(f"parts    {figures['parts']} ({figures['searched']} searched in this run{split}), {figures['nodes']:,} nodes, "

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 import numpy as np
 import orjson
 
-from ..certificate import UNPACKED_LIMIT
+from ..certificate import UNPACKED_LIMIT, certificate_claims_to_bytes
 from ..files import InputError, read_input, write_atomic
 from ..rules import Game, TreegenError, format_code, format_hint, game_to_dict
 from ..tree import Wire
@@ -135,7 +135,7 @@ def pack(claims: list, witnesses: list) -> tuple[bytes, int, int]:
 
 def _floor(claims: list, witnesses: int, size: int) -> int:
     """A lower bound on the JSON bytes that ``claims`` (``size`` bytes of compact JSON, with ``witnesses`` of
-    their own) take in the certificate, where :func:`_assemble` writes them renumbered. The bound: a history,
+    their own) take in the certificate, where :func:`_claims` writes them renumbered. The bound: a history,
     depth and value are written as they are; a reference's claim index only grows (an offset is added; -1
     stays); only witness indexes (the generators, and a reference's witness) may be written shorter, each by
     at most its own digits less one (a global index has at least one digit), so by at most d - 1 bytes, where
@@ -289,9 +289,11 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
                      options: Options | None = None, submit=None, store: CheckpointStore | None = None,
                      warn: Callable[[str], None] = lambda message: None,
                      progress: Callable[[int, int], None] | None = None, tree: Wire | None = None,
-                     split: int | None = None, limit: int | None = None) -> tuple[dict, dict]:
-    """The certificate (a JSON-ready dict) that no strategy within ``cap`` guesses (None: any number)
-    costs less in total than ``cost``, and the run's figures (parts, searched, nodes, seconds).
+                     split: int | None = None, limit: int | None = None) -> tuple[bytes, dict]:
+    """The certificate (its file's bytes, as ``certificate.certificate_to_bytes`` writes them) that no strategy
+    within ``cap`` guesses (None: any number) costs less in total than ``cost``, and the run's figures (parts,
+    searched, nodes, claims, sets split, seconds). The claims are written one part at a time, never all held
+    as lists.
 
     ``options``: the search's levers (None: the defaults). ``submit(fn, *args)`` runs a part and returns
     its future (an executor's submit; None: in this process). ``store`` keeps the parts (None: nowhere);
@@ -405,12 +407,15 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
                     f"{game.name}: the certificate would be too large to check: the parts it will hold come to "
                     f"{sure / 1e6:,.0f} MB of claims after {done:,} parts, and a certificate may unpack to at most "
                     f"{limit / 1e6:,.0f} MB")
+    items: list = []
+    top, count = _lay_out(prover, cap, root, items)
     prover.claims = []
-    _assemble(prover, cap, root)
-    document = prover.document({"least_cost": len(prover.claims) - 1})
-    figures = {"parts": done, "searched": parts.searched, "nodes": nodes, "nodes_split": len(every) - 1,
+    head = prover.document({"least_cost": top})
+    del head["claims"]  # the last key: written one claim at a time
+    certificate = certificate_claims_to_bytes(head, _claims(items))
+    figures = {"parts": done, "searched": parts.searched, "nodes": nodes, "claims": count, "nodes_split": len(every) - 1,
                "seconds": round(time.perf_counter() - clock, 1)}
-    return document, figures
+    return certificate, figures
 
 
 def _nodes(at: _Node) -> list[_Node]:
@@ -434,28 +439,41 @@ def _describe(game: Game, tables, path: list) -> str:
     return ", ".join(f"{format_code(game, g)} {format_hint(game, h)}" for g, h in zip(history[0::2], history[1::2]))
 
 
-def _assemble(prover: Prover, cap: int | None, at: _Node) -> int:
-    """Append node ``at``'s claim to ``prover.claims``, after every claim it refers to: each raised class's
-    last part's claims (references and witnesses renumbered) or its child node's, in the order of the
-    node's guesses and their classes. Returns the claim's index."""
+def _lay_out(prover: Prover, cap: int | None, at: _Node, items: list, count: int = 0) -> tuple[int, int]:
+    """Lay out node ``at``'s claims as the certificate lists them, after every claim its own refers to: each
+    raised class's last part (as (part, its first claim's index, its witnesses' numbers in the certificate))
+    or its child node's claims, in the order of the node's guesses and their classes, then the node's own
+    claim, appended to ``items``. ``count`` claims come before. Every witness is numbered here, in the order
+    the claims use them, so the certificate's witnesses are known before a claim is written
+    (:func:`_claims` writes them). Returns the node's claim's index, and the claims laid out so far."""
     t = prover.solver.tables
-    claims = prover.claims
     refs: list = []
     for state in at.guesses:
         for hint, part in zip(state.hints, state.parts):
             if part is None:
                 continue
             if isinstance(part, _Node):
-                refs.append([state.guess, int(t.hints[hint]), _assemble(prover, cap, part), -1])
+                index, count = _lay_out(prover, cap, part, items, count)
+                refs.append([state.guess, int(t.hints[hint]), index, -1])
                 continue
-            offset = len(claims)
             part_claims, witnesses = part.unpack()
-            wmap = [prover._witness(perm, sigma) for perm, sigma in witnesses]
-            for history, cdepth, value, gens, crefs in part_claims:
-                claims.append([history, cdepth, value, [wmap[w] for w in gens],
-                               [[g, h, j, w] if j < 0 else [g, h, j + offset, w if w < 0 else wmap[w]]
-                                for g, h, j, w in crefs]])
-            refs.append([state.guess, int(t.hints[hint]), offset + part.top, -1])
-    claims.append([_history(t, at.path), None if cap is None else at.depth, None if at.target >= INF else at.target,
-                   prover.generators(tuple(at.path[0::2]), at.secrets), refs])
-    return len(claims) - 1
+            items.append((part, count, [prover._witness(perm, sigma) for perm, sigma in witnesses]))
+            refs.append([state.guess, int(t.hints[hint]), count + part.top, -1])
+            count += len(part_claims)
+    items.append([_history(t, at.path), None if cap is None else at.depth, None if at.target >= INF else at.target,
+                  prover.generators(tuple(at.path[0::2]), at.secrets), refs])
+    return count, count + 1
+
+
+def _claims(items: list):
+    """The certificate's claims, one at a time, from :func:`_lay_out`'s items: a part's claims with their
+    references and witnesses renumbered (a reference to a claim of the part moves by the part's offset; one
+    with no claim, -1, stays as it is), a node's claim as it is."""
+    for item in items:
+        if not isinstance(item, tuple):
+            yield item
+            continue
+        part, offset, wmap = item
+        for history, cdepth, value, gens, crefs in part.unpack()[0]:
+            yield [history, cdepth, value, [wmap[w] for w in gens],
+                   [[g, h, j, w] if j < 0 else [g, h, j + offset, w if w < 0 else wmap[w]] for g, h, j, w in crefs]]
