@@ -65,3 +65,24 @@ def test_the_table_of_trees_is_regenerated_without_the_unshipped_certificates():
     for cert in missing:
         claims, _ = orjson.loads(Path(module.UNSHIPPED_RECORD).read_bytes())[cert]
         assert f"yes, not shipped ({claims:,} claims" in table
+
+
+def test_a_tree_of_in_parts_is_solved_then_certified_in_parts_and_verified(tmp_path, monkeypatch):
+    """The route of the trees too big for the one-process certifying search, taken by mastermind for speed:
+    the solve through its checkpoint, then `treegen certify --split` through a parts folder beside it, then
+    `treegen verify --certificate`; the certificate proves the tree's total, and the scratch folder goes."""
+    from treegen.certificate import certificate_from_bytes, check_certificate
+
+    module = _load()
+    name = "mastermind-optimal-average.json"
+    monkeypatch.setattr(module, "IN_PARTS", {name: 200})
+    monkeypatch.setattr(module, "CERTIFIED", module.CERTIFIED - {name})
+    monkeypatch.setattr(module.tempfile, "gettempdir", lambda: str(tmp_path / "scratch"))
+    out = tmp_path / "trees"
+    out.mkdir()
+    seconds, checked = module.build(name, ["solve", "--game", "mastermind"], str(out), slow=True)
+    assert seconds > 0 and checked is not None
+    cert = out / module.certificate_name(name)
+    proof = check_certificate(certificate_from_bytes(cert.read_bytes()))
+    assert proof.least_cost == orjson.loads((out / name).read_bytes())["stats"]["total"] == 5625
+    assert not (tmp_path / "scratch" / "treegen-build-checkpoints" / name).exists()
