@@ -49,9 +49,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import queue
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -316,6 +317,7 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     t = solver.tables
     parts = _Parts(game, cap, consistent_only, prover.options, submit, store, warn, t)
     pending: dict[Future, tuple[_Node, int, int]] = {}  # future -> (node, guess's index, class)
+    ended: queue.SimpleQueue = queue.SimpleQueue()  # the pending futures, each as it ends (see the loop below)
     order: dict[int, int] = {}  # id of a node -> its rank, so that parts are collected in a fixed order
     done = started = nodes = 0
     # A lower bound on the certificate's JSON bytes: the floors (_floor) of the parts it will hold whatever the
@@ -375,7 +377,9 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
                                f"strategy costing {state.total()}, less than {target}: the figure to certify is "
                                "not the least")
             for k, beta in betas.items():
-                pending[parts.start(at.path + [state.guess, state.hints[k]], beta)] = (at, i, k)
+                fut = parts.start(at.path + [state.guess, state.hints[k]], beta)
+                pending[fut] = (at, i, k)
+                fut.add_done_callback(ended.put)
                 state.waiting += 1
                 started += 1
 
@@ -386,7 +390,17 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
         for i in range(len(at.guesses)):
             advance(at, i)
     while pending:
-        finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+        # Parts come here as they end, through a queue their futures put themselves in, not through
+        # concurrent.futures.wait over every pending future: that holds each future's lock while it sets up,
+        # thousands of them on a big game (some O(pending) work per part), and a Ctrl-C or SIGTERM raised
+        # there leaves the locks it took held, so that the executor's shutdown then waits for them for ever
+        # (seen on mm:5:7 with some 20,000 parts).
+        finished = [ended.get()]
+        while True:
+            try:
+                finished.append(ended.get_nowait())
+            except queue.Empty:
+                break
         # in a fixed order, so that the parts folder is written alike in every run
         for fut in sorted(finished, key=lambda f: (order[id(pending[f][0])], *pending[f][1:])):
             at, i, k = pending.pop(fut)
