@@ -19,10 +19,15 @@ from treegen.certificate import (
     certificate_to_bytes,
     check_certificate,
 )
+from treegen.exact import parts
 from treegen.exact.checkpoint import CheckpointError, CheckpointStore, _digest
 from treegen.exact.executors import ProcessExecutor
-from treegen.exact import parts
-from treegen.exact.parts import CertificateTooLarge, NotLeast, certify_in_parts, parts_key
+from treegen.exact.parts import (
+    CertificateTooLarge,
+    NotLeast,
+    certify_in_parts,
+    parts_key,
+)
 from treegen.rules import resolve_game, score_codes
 from treegen.tree import load_tree
 
