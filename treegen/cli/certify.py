@@ -126,9 +126,9 @@ def cmd_certify(args) -> int:
             # at once. A small game's parts take milliseconds, and run here.
             big = game.size > (INLINE_MAX_WORDS if game.listed else INLINE_MAX_CODES)
             executor = ProcessExecutor(workers) if big else InlineExecutor()
-            certificate, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store, stderr_line(bar),
-                                            progress if bar is not None else None,
-                                            wire, args.split)
+            certificate, figures = certify_in_parts(game, cap, cost, hard, options, executor.submit, store,
+                                                    stderr_line(bar), progress if bar is not None else None,
+                                                    wire, args.split)
             stop.check()
     except (NotLeast, CertificateTooLarge, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc

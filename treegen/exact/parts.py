@@ -129,23 +129,25 @@ def pack(claims: list, witnesses: list) -> tuple[bytes, int, int]:
     the least number of bytes its claims can take in the certificate. Level 6, as for whole certificates
     (certificate.certificate_to_bytes): 9 is several times slower on the largest parts for a file a few per
     cent smaller."""
-    text = orjson.dumps(claims)
-    raw = b'{"claims":' + text + b',"witnesses":' + orjson.dumps(witnesses) + b"}"  # as orjson.dumps of the dict
-    return gzip.compress(raw, compresslevel=6, mtime=0), len(raw), _floor(claims, len(witnesses), len(text))
+    raw = orjson.dumps({"claims": claims, "witnesses": witnesses})
+    return gzip.compress(raw, compresslevel=6, mtime=0), len(raw), _floor(claims, witnesses, len(raw))
 
 
-def _floor(claims: list, witnesses: int, size: int) -> int:
-    """A lower bound on the JSON bytes that ``claims`` (``size`` bytes of compact JSON, with ``witnesses`` of
-    their own) take in the certificate, where :func:`_claims` writes them renumbered. The bound: a history,
-    depth and value are written as they are; a reference's claim index only grows (an offset is added; -1
-    stays); only witness indexes (the generators, and a reference's witness) may be written shorter, each by
-    at most its own digits less one (a global index has at least one digit), so by at most d - 1 bytes, where
-    d is the digits of the part's largest witness index; and the part's own list has two brackets that the
-    certificate's does not (its commas between claims are at least as many)."""
-    if witnesses <= 10:
+def _floor(claims: list, witnesses: list, unpacked: int) -> int:
+    """A lower bound on the JSON bytes that a part's ``claims`` (with ``witnesses`` of their own, ``unpacked``
+    bytes of claims file in all) take in the certificate, where :func:`_claims` writes them renumbered. The
+    claims' own compact JSON is the file less its keys and witnesses (the file is :func:`pack`'s, orjson's
+    compact ``{"claims":[...],"witnesses":[...]}``, so the claims need no second dump). The bound: a
+    history, depth and value are written as they are; a reference's claim index only grows (an offset is
+    added; -1 stays); only witness indexes (the generators, and a reference's witness) may be written
+    shorter, each by at most its own digits less one (a global index has at least one digit), so by at most
+    d - 1 bytes, where d is the digits of the part's largest witness index; and the part's own list has two
+    brackets that the certificate's does not (its commas between claims are at least as many)."""
+    size = unpacked - len(b'{"claims":,"witnesses":}') - len(orjson.dumps(witnesses))
+    if len(witnesses) <= 10:
         return size - 2
     occurrences = sum(len(c[3]) + len(c[4]) for c in claims)
-    return size - 2 - (len(str(witnesses - 1)) - 1) * occurrences
+    return size - 2 - (len(str(len(witnesses) - 1)) - 1) * occurrences
 
 
 def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, path: list, beta: int) -> PartResult:
@@ -263,7 +265,7 @@ class _Parts:
             raw = gzip.decompress(data)
             doc = orjson.loads(raw)
             claims = doc["claims"]
-            floor = _floor(claims, len(doc["witnesses"]), len(orjson.dumps(claims)))
+            floor = _floor(claims, doc["witnesses"], len(raw))
             result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), data, len(raw),
                                 floor, int(outcome["top"]))
             own = claims[result.top]
