@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 import gzip
+import json
 import subprocess
 import sys
 import zlib
@@ -25,6 +26,7 @@ from treegen.certificate import (
     certificate_from_bytes,
     certificate_to_bytes,
     check_certificate,
+    check_certificate_bytes,
     counting_row,
     score_table,
 )
@@ -323,6 +325,61 @@ def test_malformed_certificates_are_refused_in_one_line():
         certificate_from_bytes(bomb, "c")
 
 
+def _reordered(doc: dict, first: str) -> bytes:
+    """``doc`` as plain JSON with its member ``first`` written first (json.dumps keeps a dict's order)."""
+    return json.dumps({first: doc[first], **{k: v for k, v in doc.items() if k != first}}, indent=1).encode()
+
+
+def test_a_certificate_read_in_chunks_is_the_document_json_reads(mastermind_certificates, monkeypatch):
+    """The reader unpacks and parses a few characters at a time: claims, names and numbers cut at every
+    chunk's edge, gzip-compressed or plain, pretty-printed or compact, claims first or last."""
+    from treegen import certificate
+
+    doc = mastermind_certificates[("average", None, False)]
+    monkeypatch.setattr(certificate, "_CHUNK", 7)
+    for data in (certificate_to_bytes(doc), _reordered(doc, "claims"), gzip.compress(_reordered(doc, "roots"))):
+        got = certificate_from_bytes(data)
+        assert got == json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+
+
+def test_a_certificate_is_checked_a_claim_at_a_time_whatever_its_size(mastermind_certificates, monkeypatch):
+    """check_certificate_bytes proves what the whole document proves, with its claims first or last, and is
+    not bound by the limit that guards a reader holding the whole text; a reader holding it is."""
+    from treegen import certificate
+
+    doc = mastermind_certificates[("average", None, False)]
+    whole = check_certificate(copy.deepcopy(doc))
+    for data in (certificate_to_bytes(doc), _reordered(doc, "claims")):
+        proof = check_certificate_bytes(data, "c")
+        assert (proof.least_cost, proof.claims, proof.cap) == (whole.least_cost, whole.claims, whole.cap) == (5625, 78, None)
+    padded = _reordered(doc, "claims").replace(b"],", b"]," + b" " * 40_000)  # some 3 MB of white space
+    monkeypatch.setattr(certificate, "UNPACKED_LIMIT", 1 << 20)
+    with pytest.raises(CertificateError, match="unpacks to more than 1 MB"):
+        certificate_from_bytes(gzip.compress(padded), "c")
+    assert check_certificate_bytes(gzip.compress(padded), "c").least_cost == 5625
+    # one claim is still held whole, so one too long is refused
+    monkeypatch.setattr(certificate, "VALUE_LIMIT", 1000)
+    with pytest.raises(CertificateError, match="^c: a member or claim takes more than 1,000 characters"):
+        check_certificate_bytes(certificate_to_bytes(doc), "c")
+
+
+def test_a_damaged_or_odd_file_is_refused_by_the_claim_by_claim_reader(mastermind_certificates):
+    doc = mastermind_certificates[("average", None, False)]
+    data = certificate_to_bytes(doc)
+    text = json.dumps(doc)
+    for bad, match in [(data[: len(data) // 2], "ends early"),
+                       (data[:-12] + bytes(12), "gzip"),  # the trailer's check sum
+                       (text.replace('"roots"', '"version": 1, "roots"').encode(), "two members named 'version'"),
+                       (text.encode() + b" {}", "more text after the object"),
+                       (json.dumps({**doc, "claims": {}}).encode(), "claims must be a list"),
+                       (json.dumps({k: v for k, v in doc.items() if k != "claims"}).encode(), "has no claims"),
+                       (text.replace('"claims": [', '"claims": [}').encode(), "not a certificate"),
+                       (b"\xff" + text.encode(), "not a certificate")]:
+        for read in (certificate_from_bytes, check_certificate_bytes):
+            with pytest.raises(CertificateError, match=match):
+                read(bad, "c")
+
+
 def test_the_root_must_be_about_the_whole_game(doc):
     i = with_refs(doc)
     doc["roots"]["least_cost"] = i
@@ -341,8 +398,8 @@ def test_the_checker_shares_no_code_with_the_search():
             imported |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add(("." * node.level) + (node.module or ""))
-    assert imported <= {"__future__", "gzip", "json", "struct", "time", "zlib", "collections.abc", "dataclasses",
-                        "numpy", ".rules"}, imported
+    assert imported <= {"__future__", "codecs", "gzip", "itertools", "json", "re", "struct", "time", "zlib", "collections.abc",
+                        "dataclasses", "numpy", ".rules"}, imported
     # and at run time: checking a certificate loads neither numba nor any of treegen's search modules
     code = ("import sys, treegen.certificate as c\n"
             "doc = c.certificate_from_bytes(sys.stdin.buffer.read())\n"
@@ -562,12 +619,18 @@ def test_the_compiled_walk_writes_the_bytes_of_the_python_walk(spec, cap, cost, 
 
 
 @pytest.mark.parametrize("name", ["bulls-cows-optimal-average.cert.json.gz", "mastermind-optimal-crush.cert.json.gz"])
-def test_a_certificate_written_a_claim_at_a_time_is_the_same_file(name):
-    """certificate_claims_to_bytes (certificates in parts) writes the bytes certificate_to_bytes writes for the
-    whole document: the shipped files, read and written again both ways."""
+def test_a_certificate_written_a_claim_at_a_time_is_the_same_file(name, monkeypatch):
+    """certificate_claims_to_bytes writes claims in batches as they come: the bytes of the whole document
+    dumped and compressed at once (the shipped files were written so), whatever the batch's size."""
+    from treegen import certificate
+
     data = (Path(__file__).resolve().parents[1] / "trees" / name).read_bytes()
     doc = certificate_from_bytes(data)
     head = {k: v for k, v in doc.items() if k != "claims"}
-    assert list(doc)[-1] == "claims" and certificate_to_bytes(doc) == data
-    assert certificate_claims_to_bytes(head, iter(doc["claims"])) == data
-    assert certificate_claims_to_bytes({}, iter([])) == certificate_to_bytes({"claims": []})
+    assert list(doc)[-1] == "claims"
+    assert gzip.compress(json.dumps(doc, separators=(",", ":")).encode(), compresslevel=6, mtime=0) == data
+    for batch in (4096, 3, 1):
+        monkeypatch.setattr(certificate, "_BATCH", batch)
+        assert certificate_claims_to_bytes(head, iter(doc["claims"])) == data
+    assert certificate_to_bytes(doc) == data
+    assert gzip.decompress(certificate_claims_to_bytes({}, iter([]))) == b'{"claims":[]}'

@@ -64,12 +64,15 @@ search that wrote the certificate (its hint table, counting bound, orbits and pa
 
 from __future__ import annotations
 
+import codecs
 import gzip
+import itertools
 import json
+import re
 import struct
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,7 +87,7 @@ INF = 1 << 50
 _BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesses
 _POPCOUNT = getattr(np, "bitwise_count", None)  # numpy 2.0 and later
 HINTS_MAX = 64  # a set's hints are ORed as one bit each into a 64-bit mask (see Checker.keys)
-UNPACKED_LIMIT = 1 << 30  # the most bytes a compressed certificate may unpack to (no zip bomb)
+UNPACKED_LIMIT = 1 << 30  # the most bytes certificate_from_bytes, which holds the whole text, unpacks (no zip bomb)
 
 
 class CertificateError(TreegenError):
@@ -192,7 +195,10 @@ def _int(value, what: str, lo: int = 0, hi: int = INF, none: bool = False):
 class Checker:
     """Checks one certificate (the parsed JSON object) claim by claim; :meth:`run` returns the Proof."""
 
-    def __init__(self, doc) -> None:
+    def __init__(self, doc, claims: Callable[[], Iterator] | None = None) -> None:
+        """``doc``: a parsed certificate; or, with ``claims``, its members but the claims, and a function
+        that gives the claims in order afresh each time it is called (read from the file as they are
+        checked, see :func:`check_certificate_bytes`)."""
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise CertificateError(f"not a certificate: a JSON object with \"format\": \"{FORMAT}\" is expected")
         if doc.get("version") != VERSION:
@@ -206,9 +212,14 @@ class Checker:
             raise CertificateError("certificate: consistent_only must be true or false")
         self.hard = hard
         self.extra = _int(doc.get("extra"), "extra")
-        self.claims = doc.get("claims")
+        listed = doc.get("claims")
+        if claims is None:
+            claims = (lambda: iter(listed)) if isinstance(listed, list) else None
+        elif "claims" in doc:
+            claims = None  # the claims given twice
+        self.claims = claims
         witnesses, roots = doc.get("witnesses"), doc.get("roots")
-        if not isinstance(self.claims, list) or not isinstance(witnesses, list) or not isinstance(roots, dict):
+        if claims is None or not isinstance(witnesses, list) or not isinstance(roots, dict):
             raise CertificateError("certificate: claims and witnesses must be lists, roots an object")
         self.roots = roots
         g = self.game
@@ -541,19 +552,24 @@ class Checker:
     # -- the whole certificate -----------------------------------------------------------------------
     def run(self, progress: Callable[[int, int], None] | None = None) -> Proof:
         start = time.perf_counter()
-        total = len(self.claims)
         # A claim's set is kept until the last claim that refers to it (and the roots' to the end), so that
-        # memory follows the claims in use, not all of them (bulls-cows' crush has 693,362).
-        release: dict[int, list[int]] = {}
-        last = {j: total for j in self.roots.values() if type(j) is int}
-        for i, claim in enumerate(self.claims):
+        # memory follows the claims in use, not all of them (bulls-cows' crush has 693,362): a first pass
+        # over the claims finds those last uses.
+        total = 0
+        last: dict[int, int] = {}
+        for i, claim in enumerate(self.claims()):
+            total = i + 1
             refs = claim[4] if isinstance(claim, list) and len(claim) == 5 and isinstance(claim[4], list) else ()
             for ref in refs:
                 if isinstance(ref, list) and len(ref) == 4 and type(ref[2]) is int and 0 <= ref[2] < i:
-                    last[ref[2]] = max(last.get(ref[2], i), i)
+                    last[ref[2]] = i
+        for j in self.roots.values():
+            if type(j) is int:
+                last[j] = total
+        release: dict[int, list[int]] = {}
         for j, i in last.items():
             release.setdefault(i, []).append(j)
-        for i, claim in enumerate(self.claims):
+        for i, claim in enumerate(self.claims()):
             self.check(i, claim)
             if i not in last:
                 self.sets[i] = None  # no claim refers to it
@@ -589,24 +605,25 @@ class Checker:
 
 
 def certificate_to_bytes(doc: dict) -> bytes:
-    """A certificate's file: compact JSON, gzip-compressed with no timestamp (same certificate, same bytes).
-    Level 6, not 9: on mm:4:8's certificate (3.2 MB of JSON) 9 took 1.06 s and 6 took 0.24 s for a file 1.6%
-    larger, a second of a search of about six."""
-    raw = json.dumps(doc, separators=(",", ":")).encode()
-    return gzip.compress(raw, compresslevel=6, mtime=0)
+    """A certificate's file: compact JSON, its claims last, gzip-compressed with no timestamp (same
+    certificate, same bytes); see :func:`certificate_claims_to_bytes`."""
+    return certificate_claims_to_bytes({k: v for k, v in doc.items() if k != "claims"}, doc.get("claims", ()))
+
+
+_BATCH = 4096  # claims written by one json.dumps: one call per claim cost 30% more on bulls-cows' crush (693,269)
 
 
 def certificate_claims_to_bytes(head: dict, claims: Iterable[list]) -> bytes:
-    """The bytes :func:`certificate_to_bytes` gives for ``head`` with ``"claims": list(claims)`` added last,
-    made without holding the claims at once: each claim is written and compressed as it comes (a certificate
-    assembled from parts can be a GB of JSON, and ten times that as Python lists). The deflate stream does not
+    """A certificate's file: ``head`` with ``"claims": list(claims)`` added last, as compact JSON, gzip-compressed
+    with no timestamp, made without holding the claims at once: they are written and compressed as they come
+    (a certificate assembled from parts can be a GB of JSON, and ten times that as Python lists). Batches of
+    claims are written as one list less its brackets, which is the same text. The deflate stream does not
     depend on how its input is cut, so only gzip's header (taken from ``gzip.compress`` itself) and trailer
-    (CRC-32 and size) are written here."""
+    (CRC-32 and size) are written here. Level 6, not 9: on mm:4:8's certificate (3.2 MB of JSON) 9 took 1.06 s
+    and 6 took 0.24 s for a file 1.6% larger, a second of a search of about six."""
     deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
     out = [gzip.compress(b"", compresslevel=6, mtime=0)[:10]]
     crc = size = 0
-    pending: list[str] = []
-    held = 0
 
     def put(text: str) -> None:
         nonlocal crc, size
@@ -616,40 +633,209 @@ def certificate_claims_to_bytes(head: dict, claims: Iterable[list]) -> bytes:
         out.append(deflate.compress(data))
 
     opening = json.dumps(head, separators=(",", ":"))[:-1]
-    pending.append(opening + ("," if head else "") + '"claims":[')
-    for k, claim in enumerate(claims):
-        text = json.dumps(claim, separators=(",", ":"))
-        pending.append("," + text if k else text)
-        held += len(text)
-        if held > 1 << 20:  # a MB at a time: a call per claim would cost more than the claim's compression
-            put("".join(pending))
-            pending, held = [], 0
-    pending.append("]}")
-    put("".join(pending))
+    put(opening + ("," if head else "") + '"claims":[')
+    claims = iter(claims)
+    first = True
+    while batch := list(itertools.islice(claims, _BATCH)):
+        text = json.dumps(batch, separators=(",", ":"))[1:-1]
+        put(text if first else "," + text)
+        first = False
+    put("]}")
     out.append(deflate.flush())
     out.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
     return b"".join(out)
 
 
-def certificate_from_bytes(data: bytes, source: str = "<bytes>") -> dict:
-    """The parsed certificate of a file's bytes (gzip-compressed or plain JSON); CertificateError if it is
-    neither, unpacks to more than UNPACKED_LIMIT bytes, or is no certificate."""
-    if data[:2] == b"\x1f\x8b":
-        unpack = zlib.decompressobj(wbits=31)
-        try:
-            raw = unpack.decompress(data, UNPACKED_LIMIT + 1)
-        except zlib.error as exc:
-            raise CertificateError(f"{source}: not a readable gzip file: {exc}") from None
-        if len(raw) > UNPACKED_LIMIT or unpack.unconsumed_tail:
-            raise CertificateError(f"{source}: unpacks to more than {UNPACKED_LIMIT >> 20} MB; certificates are smaller")
-        data = raw
-    try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError) as exc:
-        raise CertificateError(f"{source}: not a certificate (gzip-compressed JSON is expected): {str(exc)[:80]}") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+_CHUNK = 1 << 20  # bytes unpacked at a time
+VALUE_LIMIT = 1 << 28  # the most characters one claim (or any other member) may take: no claim comes near
+
+
+class _Text:
+    """A certificate file's JSON text (gzip-compressed or plain), unpacked and decoded a chunk at a time, so
+    that reading it holds one claim at a time rather than the whole text. ``limit``: the most bytes it may
+    unpack to (None: any number; a reader that holds the whole document sets it, see certificate_from_bytes)."""
+
+    def __init__(self, data: bytes, source: str, limit: int | None) -> None:
+        self.data, self.source, self.limit = data, source, limit
+        self.unpack = zlib.decompressobj(wbits=31) if data[:2] == b"\x1f\x8b" else None
+        self.fed = 0  # bytes of ``data`` consumed
+        self.unpacked = 0
+        self.decode = codecs.getincrementaldecoder("utf-8")()
+        self.buf = ""
+        self.at = 0  # the next character to read in ``buf``
+        self.done = False  # everything is in ``buf``
+
+    def more(self, want: int = _CHUNK) -> None:
+        """Read at least ``want`` more characters into the buffer, or to the end."""
+        if self.at > _CHUNK and self.at > len(self.buf) // 2:
+            self.buf, self.at = self.buf[self.at :], 0
+        got = []
+        n = 0
+        while n < want and not self.done:
+            raw = self._raw(max(want - n, _CHUNK))
+            if self.limit is not None and self.unpacked > self.limit:
+                raise CertificateError(f"{self.source}: unpacks to more than {self.limit >> 20} MB; certificates are smaller")
+            try:
+                text = self.decode.decode(raw, final=self.done)
+            except UnicodeDecodeError:
+                raise CertificateError(f"{self.source}: not a certificate (its text is not UTF-8)") from None
+            got.append(text)
+            n += len(text)
+        self.buf += "".join(got)
+
+    def _raw(self, want: int) -> bytes:
+        data = self.data
+        if self.unpack is None:
+            raw = data[self.fed : self.fed + want]
+            self.fed += len(raw)
+            self.done = self.fed >= len(data)
+        else:
+            try:
+                if self.unpack.unconsumed_tail:
+                    raw = self.unpack.decompress(self.unpack.unconsumed_tail, want)
+                elif self.fed < len(data) and not self.unpack.eof:
+                    raw = self.unpack.decompress(data[self.fed : self.fed + _CHUNK], want)
+                    self.fed += _CHUNK
+                else:
+                    raw = b""
+            except zlib.error as exc:
+                raise CertificateError(f"{self.source}: not a readable gzip file: {exc}") from None
+            if not raw and not self.unpack.unconsumed_tail and (self.unpack.eof or self.fed >= len(data)):
+                if not self.unpack.eof:
+                    raise CertificateError(f"{self.source}: not a readable gzip file: it ends early")
+                self.done = True
+        self.unpacked += len(raw)
+        return raw
+
+    def char(self) -> str:
+        """The next character that is not white space ("" at the end), not consumed."""
+        while True:
+            at = self.at = _SPACE.match(self.buf, self.at).end()
+            if at < len(self.buf) or self.done:
+                return self.buf[at] if at < len(self.buf) else ""
+            self.more()
+
+    def take(self, expected: str) -> str:
+        c = self.char()
+        if c not in expected or not c:
+            raise self.malformed(f"expected {' or '.join(repr(e) for e in expected)} at character {self.at}")
+        self.at += 1
+        return c
+
+    def value(self):
+        """The JSON value that starts here, read through (more is read until it ends)."""
+        self.char()
+        decoder = _DECODER
+        while True:
+            try:
+                value, end = decoder.raw_decode(self.buf, self.at)
+            except (ValueError, RecursionError) as exc:
+                if self.done:
+                    raise self.malformed(str(exc)[:80]) from None
+                end = None
+            # a number at the end of the buffer may go on in the next chunk
+            if end is not None and (end < len(self.buf) or self.done):
+                if end - self.at > VALUE_LIMIT:
+                    raise self.too_long()
+                self.at = end
+                return value
+            if len(self.buf) - self.at > VALUE_LIMIT:
+                raise self.too_long()
+            self.more(max(_CHUNK, len(self.buf) - self.at))  # doubling what is held: linear in the value's length
+
+    def too_long(self) -> CertificateError:
+        return CertificateError(f"{self.source}: a member or claim takes more than {VALUE_LIMIT:,} characters")
+
+    def malformed(self, what: str) -> CertificateError:
+        return CertificateError(f"{self.source}: not a certificate (gzip-compressed JSON is expected): {what}")
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space
+CLAIMS = object()  # the name that members() gives the claims' list when it starts
+CLAIM = object()  # and each claim
+
+
+def members(data: bytes, source: str = "<bytes>", limit: int | None = None) -> Iterator[tuple]:
+    """A certificate file's members, in file order, read as they come: (name, value) for each but the
+    claims, and (CLAIM, claim) for each claim. CertificateError if the file is not a JSON object (gzip-
+    compressed or plain), names a member twice, has claims that are not a list, or unpacks to more than
+    ``limit`` bytes. Before the claims, (CLAIMS, None)."""
+    text = _Text(data, source, limit)
+    text.take("{")
+    seen = set()
+    if text.char() == "}":
+        text.at += 1
+    else:
+        while True:
+            name = text.value()
+            if not isinstance(name, str):
+                raise text.malformed("an object's names are strings")
+            if name in seen:
+                raise CertificateError(f"{source}: not a certificate: it has two members named {name[:40]!r}")
+            seen.add(name)
+            text.take(":")
+            if name == "claims":
+                if text.char() != "[":
+                    raise CertificateError(f"{source}: not a certificate: its claims must be a list")
+                text.at += 1
+                yield CLAIMS, None
+                if text.char() == "]":
+                    text.at += 1
+                else:
+                    while True:
+                        yield CLAIM, text.value()
+                        if text.take(",]") == "]":
+                            break
+            else:
+                yield name, text.value()
+            if text.take(",}") == "}":
+                break
+    if text.char():
+        raise text.malformed(f"more text after the object, at character {text.at}")
+
+
+def _head(data: bytes, source: str, limit: int | None, claims: list | None) -> dict:
+    """The members of a certificate file but the claims (appended to ``claims`` unless it is None), checked
+    to name the format and to have claims."""
+    head = {}
+    listed = False
+    for name, value in members(data, source, limit):
+        if name is CLAIM:
+            if claims is not None:
+                claims.append(value)
+        elif name is CLAIMS:
+            listed = True
+        else:
+            head[name] = value
+    if head.get("format") != FORMAT:
         raise CertificateError(f"{source}: not a certificate (a JSON object with \"format\": \"{FORMAT}\" is expected)")
+    if not listed:
+        raise CertificateError(f"{source}: not a certificate: it has no claims")
+    return head
+
+
+def certificate_from_bytes(data: bytes, source: str = "<bytes>") -> dict:
+    """The parsed certificate of a file's bytes (gzip-compressed or plain JSON), held whole; CertificateError
+    if it is neither, unpacks to more than UNPACKED_LIMIT bytes, or is no certificate. (check_certificate_bytes
+    checks a file of any size, holding one claim at a time.)"""
+    claims: list = []
+    doc = _head(data, source, UNPACKED_LIMIT, claims)
+    doc["claims"] = claims
     return doc
+
+
+def check_certificate_bytes(data: bytes, source: str = "<bytes>",
+                            progress: Callable[[int, int], None] | None = None) -> Proof:
+    """Check a certificate file's bytes (gzip-compressed or plain JSON) of any size: its claims are read
+    from the file as they are checked, twice (first for where each claim is last referred to, see
+    Checker.run), so what is held is one claim and the sets later claims refer to, not the certificate."""
+    head = _head(data, source, None, None)
+
+    def claims() -> Iterator:
+        return (value for name, value in members(data, source) if name is CLAIM)
+
+    return Checker(head, claims).run(progress)
 
 
 def check_certificate(doc, progress: Callable[[int, int], None] | None = None) -> Proof:

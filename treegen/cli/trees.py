@@ -109,7 +109,7 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) 
     # A certificate given by name is checked on its own merits; the one found beside the tree must be the one it names.
     if found and named.get("sha256") not in (None, hashlib.sha256(data).hexdigest()):
         raise NotCertified(f"{path} is not the certificate the tree names (its SHA-256 differs)")
-    from ..certificate import certificate_from_bytes, check_certificate
+    from ..certificate import check_certificate_bytes
 
     bar = None
     if not quiet:
@@ -123,7 +123,7 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) 
         bar.update(done - bar.n)
 
     try:
-        proof = check_certificate(certificate_from_bytes(data, path), progress if bar is not None else None)
+        proof = check_certificate_bytes(data, path, progress if bar is not None else None)
     finally:
         if bar is not None:
             bar.close()
