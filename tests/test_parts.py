@@ -19,11 +19,9 @@ from treegen.certificate import (
     certificate_to_bytes,
     check_certificate,
 )
-from treegen.exact import parts
 from treegen.exact.checkpoint import CheckpointError, CheckpointStore, _digest
 from treegen.exact.executors import ProcessExecutor
 from treegen.exact.parts import (
-    CertificateTooLarge,
     NotLeast,
     certify_in_parts,
     parts_key,
@@ -196,21 +194,6 @@ def test_a_part_run_in_this_process_is_kept_before_the_next_starts(tmp_path):
     assert kept_before == list(range(len(kept_before))) and len(kept_before) > 10
 
 
-def test_a_certificate_too_large_to_check_stops_the_run_once_that_is_sure():
-    """The parts are packed as their claims files hold them, and the run stops as soon as the parts the
-    certificate will hold pass the limit: below the whole certificate's size it stops, at it the run ends."""
-    game = resolve_game("mastermind")
-    data, figures = certify_in_parts(game, 5, 5626)
-    size = len(gzip.decompress(data))  # what the checker's limit measures
-    assert certify_in_parts(game, 5, 5626, limit=size)[0] == data
-    with pytest.raises(CertificateTooLarge, match=r"the parts it will hold come to 0 MB of claims after \d+ parts"):
-        certify_in_parts(game, 5, 5626, limit=1000)
-    stopped = []
-    with pytest.raises(CertificateTooLarge):
-        certify_in_parts(game, 5, 5626, limit=size // 2, progress=lambda done, started: stopped.append(done))
-    assert 0 < stopped[-1] < figures["parts"]  # on the way, not at the end
-
-
 # -- the command ---------------------------------------------------------------------------------------------
 
 
@@ -261,17 +244,6 @@ def test_certify_refuses_what_it_cannot_certify_in_one_line(tmp_path, capsys):
     wrong.write_bytes(orjson.dumps(doc))
     assert f"less than {total}" in refused(str(wrong), "-o", out, status=1)
     assert not os.path.exists(out)
-
-
-def test_certify_says_in_one_line_when_the_certificate_would_be_too_large(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(parts, "UNPACKED_LIMIT", 1000)  # mastermind's certificate in parts is some 60 KB
-    out = tmp_path / "mm.cert.json.gz"
-    got, _out, err = run_main(capsys, "certify", os.path.join(ROOT, "trees", "mastermind-optimal-average.json"),
-                              "-o", str(out), "-q")
-    assert got == 2 and err.count("\n") == 1, err
-    assert err.startswith("treegen: mastermind: the certificate would be too large to check: ")
-    assert err.endswith("a certificate may unpack to at most 0 MB; no certificate written\n")
-    assert not out.exists()
 
 
 def test_a_stopped_certify_writes_nothing_and_keeps_its_parts(tmp_path):

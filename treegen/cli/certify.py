@@ -32,8 +32,8 @@ def add_certify(sub) -> None:
         "tree afterwards, on any number of workers: each class of each first guess is searched alone (a part),\n"
         "and a rerun with the same --parts folder takes the parts it finished. Nothing in the folder is\n"
         "trusted for the proof: `treegen verify` checks the certificate with code that shares nothing with\n"
-        "the search. Trees of least total only (with or without a cap, hard mode too). A run stops (exit 2)\n"
-        "as soon as the certificate is sure to unpack to more than the 1,074 MB that `treegen verify` reads.\n",
+        "the search, reading the certificate a claim at a time. Trees of least total only (with or without a\n"
+        "cap, hard mode too).\n",
     )
     p.add_argument("tree", metavar="TREE", type=nonempty,
                    help="a tree written by `treegen solve` (objective average): its total is what is certified")
@@ -64,7 +64,7 @@ def cmd_certify(args) -> int:
         InlineExecutor,
         ProcessExecutor,
     )
-    from ..exact.parts import CertificateTooLarge, NotLeast, certify_in_parts, parts_key
+    from ..exact.parts import NotLeast, certify_in_parts, parts_key
     from ..files import output_file, read_input, same_path, write_atomic
     from ..tree import tree_from_bytes
     from ..verify import verify_tree
@@ -130,7 +130,7 @@ def cmd_certify(args) -> int:
                                                     stderr_line(bar), progress if bar is not None else None,
                                                     wire, args.split)
             stop.check()
-    except (NotLeast, CertificateTooLarge, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
+    except (NotLeast, SearchBug, KeyboardInterrupt, BrokenProcessPool) as exc:
         failure = exc
     except SystemError as exc:  # Ctrl-C while numba boxed a kernel's results (see common.interrupt_within)
         if not interrupt_within(exc):
@@ -144,9 +144,6 @@ def cmd_certify(args) -> int:
     if isinstance(failure, NotLeast):
         print(f"treegen: {failure}; no certificate written", file=sys.stderr)
         return Exit.FALSE
-    if isinstance(failure, CertificateTooLarge):  # an output that cannot be written, found out only on the way
-        print(f"treegen: {failure}; no certificate written", file=sys.stderr)
-        return Exit.USAGE
     if failure is not None:
         again = f" (run it again with --parts {args.parts} to resume)" if args.parts else ""
         return failure_status(failure, "no certificate written", again, stop.terminated)

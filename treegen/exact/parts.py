@@ -58,7 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 import orjson
 
-from ..certificate import UNPACKED_LIMIT, certificate_claims_to_bytes
+from ..certificate import certificate_claims_to_bytes
 from ..files import InputError, read_input, write_atomic
 from ..rules import Game, TreegenError, format_code, format_hint, game_to_dict
 from ..tree import Wire
@@ -94,16 +94,10 @@ class NotLeast(TreegenError):
     """The figure to certify is not the least: a guess at the root costs less (the tree is not optimal)."""
 
 
-class CertificateTooLarge(TreegenError):
-    """The certificate would unpack to more than a checker reads (``certificate.UNPACKED_LIMIT``): no file
-    that ``treegen verify`` accepts can come of the run, so it stops as soon as that is sure."""
-
-
 @dataclass(frozen=True)
 class PartResult:
     """What one part proved: its class costs at least ``value`` (exactly ``value`` when ``exact``), by the
-    claims packed in ``data`` (see :meth:`unpack`; ``claims[top]`` is the class's own), ``unpacked`` bytes of
-    JSON once unpacked, at least ``floor`` of them in the certificate (:func:`pack`); ``nodes`` searched.
+    claims packed in ``data`` (see :meth:`unpack`; ``claims[top]`` is the class's own); ``nodes`` searched.
 
     Packed by the worker that searched it, as its claims file holds it: a part of a big game holds up to a
     hundred MB of claims as JSON and some ten times that as Python lists (mm:5:7's first 51 parts: 643 thousand
@@ -114,8 +108,6 @@ class PartResult:
     exact: bool
     nodes: int
     data: bytes
-    unpacked: int
-    floor: int
     top: int
 
     def unpack(self) -> tuple[list, list]:
@@ -124,30 +116,11 @@ class PartResult:
         return doc["claims"], doc["witnesses"]
 
 
-def pack(claims: list, witnesses: list) -> tuple[bytes, int, int]:
-    """A part's claims file (gzip-compressed JSON, no timestamp: same part, same bytes), its unpacked size, and
-    the least number of bytes its claims can take in the certificate. Level 6, as for whole certificates
-    (certificate.certificate_to_bytes): 9 is several times slower on the largest parts for a file a few per
-    cent smaller."""
-    raw = orjson.dumps({"claims": claims, "witnesses": witnesses})
-    return gzip.compress(raw, compresslevel=6, mtime=0), len(raw), _floor(claims, witnesses, len(raw))
-
-
-def _floor(claims: list, witnesses: list, unpacked: int) -> int:
-    """A lower bound on the JSON bytes that a part's ``claims`` (with ``witnesses`` of their own, ``unpacked``
-    bytes of claims file in all) take in the certificate, where :func:`_claims` writes them renumbered. The
-    claims' own compact JSON is the file less its keys and witnesses (the file is :func:`pack`'s, orjson's
-    compact ``{"claims":[...],"witnesses":[...]}``, so the claims need no second dump). The bound: a
-    history, depth and value are written as they are; a reference's claim index only grows (an offset is
-    added; -1 stays); only witness indexes (the generators, and a reference's witness) may be written
-    shorter, each by at most its own digits less one (a global index has at least one digit), so by at most
-    d - 1 bytes, where d is the digits of the part's largest witness index; and the part's own list has two
-    brackets that the certificate's does not (its commas between claims are at least as many)."""
-    size = unpacked - len(b'{"claims":,"witnesses":}') - len(orjson.dumps(witnesses))
-    if len(witnesses) <= 10:
-        return size - 2
-    occurrences = sum(len(c[3]) + len(c[4]) for c in claims)
-    return size - 2 - (len(str(len(witnesses) - 1)) - 1) * occurrences
+def pack(claims: list, witnesses: list) -> bytes:
+    """A part's claims file (gzip-compressed JSON, no timestamp: same part, same bytes). Level 6, as for whole
+    certificates (certificate.certificate_to_bytes): 9 is several times slower on the largest parts for a file a
+    few per cent smaller."""
+    return gzip.compress(orjson.dumps({"claims": claims, "witnesses": witnesses}), compresslevel=6, mtime=0)
 
 
 def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, path: list, beta: int) -> PartResult:
@@ -166,7 +139,7 @@ def run_part(game: Game, cap: int | None, consistent_only: bool, options: Option
     value = min(got, beta)
     top = prover.claim(cls, _history(t, path), depth, value)
     counts = solver.counts
-    return PartResult(value, got < beta, counts.nodes + counts.bound_scans, *pack(prover.claims, prover.witnesses), top)
+    return PartResult(value, got < beta, counts.nodes + counts.bound_scans, pack(prover.claims, prover.witnesses), top)
 
 
 def _history(tables, path: list) -> list:
@@ -262,13 +235,9 @@ class _Parts:
             data = read_input(path, "certificate part", PART_LIMIT)
             if hashlib.sha256(data).hexdigest() != outcome["sha256"]:
                 raise ValueError("checksum mismatch: its content changed after it was written")
-            raw = gzip.decompress(data)
-            doc = orjson.loads(raw)
-            claims = doc["claims"]
-            floor = _floor(claims, doc["witnesses"], len(raw))
-            result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), data, len(raw),
-                                floor, int(outcome["top"]))
-            own = claims[result.top]
+            result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), data,
+                                int(outcome["top"]))
+            own = result.unpack()[0][result.top]
             # the root takes the class's value from the entry and the checker from the claim: they must agree
             if own[0] != history or (INF if own[2] is None else own[2]) != result.value:
                 raise ValueError(f"its own claim is about {own[0]} at {own[2]}, not {history} at {result.value}")
@@ -292,7 +261,7 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
                      options: Options | None = None, submit=None, store: CheckpointStore | None = None,
                      warn: Callable[[str], None] = lambda message: None,
                      progress: Callable[[int, int], None] | None = None, tree: Wire | None = None,
-                     split: int | None = None, limit: int | None = None) -> tuple[bytes, dict]:
+                     split: int | None = None) -> tuple[bytes, dict]:
     """The certificate (its file's bytes, as ``certificate.certificate_to_bytes`` writes them) that no strategy
     within ``cap`` guesses (None: any number) costs less in total than ``cost``, and the run's figures (parts,
     searched, nodes, claims, sets split, seconds). The claims are written one part at a time, never all held
@@ -303,12 +272,8 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     ``warn`` hears of parts it holds that are not taken. ``progress(done, started)`` hears of every part
     that ends. With ``tree`` (wire form: a proved tree of total ``cost``) and ``split``, each class of at
     least ``split`` secrets that the tree's guess leads to is a node (see the module). Raises
-    :class:`NotLeast` if a guess at the root, or at a node, costs less than its figure, and
-    :class:`CertificateTooLarge` once the parts that the certificate will hold come to more than ``limit``
-    bytes of JSON (None: the checker's limit, ``certificate.UNPACKED_LIMIT``; their claims go into the
-    certificate as they are, renumbered)."""
+    :class:`NotLeast` if a guess at the root, or at a node, costs less than its figure."""
     clock = time.perf_counter()
-    limit = UNPACKED_LIMIT if limit is None else limit
     if submit is None:
         from .executors import InlineExecutor
 
@@ -322,11 +287,6 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     ended: queue.SimpleQueue = queue.SimpleQueue()  # the pending futures, each as it ends (see the loop below)
     order: dict[int, int] = {}  # id of a node -> its rank, so that parts are collected in a fixed order
     done = started = nodes = 0
-    # A lower bound on the certificate's JSON bytes: the floors (_floor) of the parts it will hold whatever the
-    # rest of the run finds, each counted once when it becomes sure: an exact class's part on arrival (no later
-    # pass searches an exact class again), every other part of a guess when the guess settles (its bound has
-    # reached its node's figure with nothing pending, so no pass of it starts again).
-    sure = 0
 
     def node(path: list, secrets: np.ndarray, depth: int, target: int, wire: Wire | None) -> _Node:
         """The node of ``secrets`` with its guesses below ``target``, and its child nodes made at once."""
@@ -414,15 +374,6 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
             if progress is not None:
                 progress(done, started)
             advance(at, i)
-            if result.exact:
-                sure += result.floor
-            if state.waiting == 0 and state.total() >= at.target:
-                sure += sum(p.floor for p, e in zip(state.parts, state.exact) if isinstance(p, PartResult) and not e)
-            if sure > limit:
-                raise CertificateTooLarge(
-                    f"{game.name}: the certificate would be too large to check: the parts it will hold come to "
-                    f"{sure / 1e6:,.0f} MB of claims after {done:,} parts, and a certificate may unpack to at most "
-                    f"{limit / 1e6:,.0f} MB")
     items: list = []
     top, count = _lay_out(prover, cap, root, items)
     prover.claims = []
