@@ -1015,6 +1015,38 @@ def test_split_coordinates_big_sets_at_any_level_and_keeps_the_chains(monkeypatc
     assert split.provenance == one.provenance
 
 
+def test_a_later_waves_scan_in_ranges_gives_the_same_tree(monkeypatch, tmp_path):
+    """With split, a later wave's scan is cut into ranges of guesses searched side by side (the ranges fixed by
+    counts): many small ranges give the tree and figures of one scan, the same file for one worker and two, and
+    a checkpoint keeps each range as an entry of its own that a rerun takes."""
+    game = resolve_game("mastermind")
+    one = solve.solve_game(game, "average", workers=1, split=30)
+    ranges = []
+    open_task = coordinator.Coordinator.open_task
+
+    def counted(self, secrets, scan_beta, beta, history, depth, start, end=None):
+        ranges.append((start, end))
+        return open_task(self, secrets, scan_beta, beta, history, depth, start, end)
+
+    monkeypatch.setattr(coordinator.Coordinator, "open_task", counted)
+    monkeypatch.setattr(coordinator, "OPEN_RANGE_PAIRS", 1)  # ranges of 32 guesses, the fewest
+    cut = solve.solve_game(game, "average", workers=1, split=30)
+    assert sum(end is not None for _start, end in ranges) > 10
+    assert all(end is None or end - start == 32 for start, end in ranges)
+    assert cut.root == one.root and cut.stats == one.stats
+    monkeypatch.setattr(executors, "INLINE_MAX_CODES", 0)
+    assert solve.solve_game(game, "average", workers=2, split=30) == cut
+    ckpt = tmp_path / "ckpt"
+    ranges.clear()
+    kept = solve.solve_game(game, "average", workers=1, split=30, checkpoint=str(ckpt))
+    assert kept.root == cut.root and kept.stats == cut.stats
+    keys = [json.loads(p.read_bytes())["task"] for p in ckpt.glob("*.json") if p.name != checkpoint.MANIFEST]
+    assert sum("end" in k for k in keys) == sum(end is not None for _start, end in ranges)
+    files = _checkpoints(ckpt)
+    assert solve.solve_game(game, "average", workers=1, split=30, checkpoint=str(ckpt)) == kept
+    assert _checkpoints(ckpt) == files  # every range reused, none written again
+
+
 def test_the_command_offers_split(tmp_path):
     """`treegen solve --split N`: the same tree as without it, the file records split; N must be a whole
     number of at least 1 (one line, exit 2, no file)."""

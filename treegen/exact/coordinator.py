@@ -51,6 +51,9 @@ EAGER_SPLIT_MIN = 600
 # With split, a task of guesses (tasks.run_guesses) stops after the guess that brings its work to this many
 # nodes (see Coordinator._batch).
 GUESS_BATCH_NODES = 20_000
+# With split, a later wave's scan is cut into ranges of guesses searched side by side, each holding about this
+# many guess-secret pairs of the guesses whose scan bound is below the wave's beta (see Coordinator._split_wave).
+OPEN_RANGE_PAIRS = 150_000
 
 
 def _cancelled() -> Future:
@@ -229,12 +232,14 @@ class Coordinator:
                             lambda: self._checker(secrets, beta, depth), (scope, secrets, depth))
 
     def open_task(self, secrets: np.ndarray, scan_beta: int, beta: int, history: tuple[Code, ...], depth: int,
-                  start: int) -> Future:
+                  start: int, end: int | None = None) -> Future:
         """A later wave's scan as a task (tasks.run_open): the open guesses of ``secrets``'s scan under
-        ``scan_beta`` from index ``start``, under ``beta``."""
+        ``scan_beta`` from index ``start`` (to ``end``; None: to the last), under ``beta``."""
         key = None
         if self.store is not None:
             key = dict(self._task_key(secrets, beta, history, depth), scan_beta=scan_beta, start=start)
+            if end is not None:
+                key["end"] = end
 
         def check(d) -> str | None:
             try:
@@ -246,7 +251,7 @@ class Coordinator:
                 well_formed = False
             return None if well_formed else "malformed open guesses"
 
-        return self._submit(run_open, (secrets, scan_beta, beta, history, depth, start), OpenGuesses, key,
+        return self._submit(run_open, (secrets, scan_beta, beta, history, depth, start, end), OpenGuesses, key,
                             lambda: check, None)
 
     def guesses_task(self, secrets: np.ndarray, guesses: list, beta: int, history: tuple[Code, ...],
@@ -391,9 +396,10 @@ class Coordinator:
             jobs = []
             if not first and self.split_tasks:
                 # With split, the later wave's scan and most of its guesses run on the workers (see _split_wave).
-                jobs, scan_work = self._split_wave(scan, secrets, scan_beta, wave_beta, history, depth, level, here,
-                                                   start)
-                own += scan_work
+                jobs, scan_work, scan_span = self._split_wave(scan, secrets, scan_beta, wave_beta, history, depth,
+                                                              level, here, start)
+                own += scan_span  # the scan's ranges ran side by side: the longest is on the path, all are work
+                work += scan_work - scan_span
                 step = None
             else:
                 while True:
@@ -582,10 +588,10 @@ class Coordinator:
         return self._gather(total, futures)
 
     def _split_wave(self, scan, secrets: np.ndarray, scan_beta: int, beta: int, history: tuple[Code, ...], depth: int,
-                    level: int, scope: Scope, start: int) -> tuple[list, float]:
+                    level: int, scope: Scope, start: int) -> tuple[list, float, float]:
         """A coordinated set's later wave with split: its jobs (guess, members, starts, job), in the scan's order,
-        and the seconds of its scan. ``scan``: the set's scan (under ``scan_beta``), whose ``least`` this lowers;
-        ``start``: the index after the first wave's guess.
+        and the seconds of its scan (in all, and of its longest range). ``scan``: the set's scan (under
+        ``scan_beta``), whose ``least`` this lowers; ``start``: the index after the first wave's guess.
 
         With split most coordinated sets are small and most of their guesses fail at once, so the coordinator's own
         scans and the many short chains, not the big tasks, made the schedule (bc:5:8, split 300: the scans were
@@ -595,13 +601,28 @@ class Coordinator:
         beside the first wave, under the set's own beta, it lengthened bc:5:8's path from 19.3 s to 22.0 s: under a
         beta far above the wave's, the root's INF among them, it raises every class of every guess.) A guess with a
         class of at least ``split`` secrets keeps its chain, whose classes are coordinated; the others are searched
-        in tasks of guesses (see _batch), each as its chain would be, one memo across a task's guesses."""
-        opened = self.open_task(secrets, scan_beta, beta, history, depth, start).result()
-        scan.least = min(scan.least, opened.least)
+        in tasks of guesses (see _batch), each as its chain would be, one memo across a task's guesses.
+
+        The scan is cut into ranges of guesses, searched side by side, each from a fresh memo: one scan task of a
+        set of some 460 secrets took about 2 s, and three of them, one after another, were 6.2 s of bc:5:8's 8.2 s
+        path (split 300). A range holds about OPEN_RANGE_PAIRS guess-secret pairs of the guesses whose scan bound
+        is below the wave's beta (the scan is sorted by bound, so they come first; those after cost little), the
+        last range takes the rest: the cuts are counts, not timing. A guess open in one schedule and refuted in
+        the other (the memos differ) costs at least beta either way, so the best guess and its tree are the
+        same; the ranges' least bounds >= beta give the set's, as one scan's would."""
+        guesses = scan.guesses.shape[0]
+        below = int(np.searchsorted(scan.bounds[start:], beta, side="left")) if start < guesses else 0
+        per = max(32, OPEN_RANGE_PAIRS // secrets.shape[0])
+        edges = [*range(start, start + below, per), guesses][1:] if below > per else [guesses]
+        ranges = [self.open_task(secrets, scan_beta, beta, history, depth, lo, None if hi == guesses else hi)
+                  for lo, hi in zip([start, *edges[:-1]], edges)]
+        scans = [r.result() for r in ranges]
+        scan.least = min(scan.least, *(o.least for o in scans))
+        opened_guesses = [g for o in scans for g in o.guesses]
         t = self.tables
         jobs: list[list] = []
         batched = []  # (where in jobs, the guess as run_guesses takes it)
-        for _index, g, total, big, base in opened.guesses:
+        for _index, g, total, big, base in opened_guesses:
             members, starts, _ = split_classes(t.table, g, secrets, t.nh, t.win)
             classes = [(h, members[starts[h] : starts[h + 1]], b) for h, b in zip(big, base)]
             job = None
@@ -616,7 +637,7 @@ class Coordinator:
                 _g, members, starts, _job = jobs[j]
                 value, subtrees, work, _span = self._guess_outcome(outcome, members, starts, depth)
                 jobs[j][3] = _Done((value, subtrees, work, span))
-        return [tuple(job) for job in jobs], opened.work
+        return [tuple(job) for job in jobs], sum(o.work for o in scans), max(o.work for o in scans)
 
     def _batch(self, secrets: np.ndarray, guesses: list, beta: int, history: tuple[Code, ...],
                depth: int) -> list[tuple[Outcome, float]]:

@@ -8,6 +8,7 @@ A module of its own so that the executors (the Ray executor names these function
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from functools import cache
 
@@ -42,14 +43,17 @@ def run_task(game: Game, cap: int | None, options: Options, hard: bool, extra: i
 
 
 def run_open(game: Game, cap: int | None, options: Options, hard: bool, extra: int, secrets: np.ndarray,
-             scan_beta: int, beta: int, history: tuple[Code, ...], depth: int, start: int) -> OpenGuesses:
+             scan_beta: int, beta: int, history: tuple[Code, ...], depth: int, start: int,
+             end: int | None = None) -> OpenGuesses:
     """A coordinator's later wave's scan, on an executor: the guesses of its set's scan (under
-    ``scan_beta``, as the coordinator's own: the same guesses in the same order) from index ``start`` still
-    open under ``beta`` (Solver.next_open, from a fresh memo)."""
+    ``scan_beta``, as the coordinator's own: the same guesses in the same order) from index ``start`` (to
+    ``end``, None: to the last) still open under ``beta`` (Solver.next_open, from a fresh memo)."""
     clock = time.thread_time()
     solver = _worker_solver(game, cap, options, hard, extra)
     solver.reset()
     scan = solver.scan(secrets, scan_beta, history, depth)
+    if end is not None:
+        scan = dataclasses.replace(scan, guesses=scan.guesses[:end], bounds=scan.bounds[:end])
     found = []
     while (step := solver.next_open(scan, start, beta)) is not None:
         found.append((step.index, step.guess, step.total, tuple(int(h) for h in step.big),
