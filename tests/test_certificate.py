@@ -336,10 +336,19 @@ def test_a_certificate_read_in_chunks_is_the_document_json_reads(mastermind_cert
     from treegen import certificate
 
     doc = mastermind_certificates[("average", None, False)]
-    monkeypatch.setattr(certificate, "_CHUNK", 7)
-    for data in (certificate_to_bytes(doc), _reordered(doc, "claims"), gzip.compress(_reordered(doc, "roots"))):
-        got = certificate_from_bytes(data)
-        assert got == json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+    for chunk in (1, 2, 3, 7, 64):
+        monkeypatch.setattr(certificate, "_CHUNK", chunk)
+        for data in (certificate_to_bytes(doc), _reordered(doc, "claims"), gzip.compress(_reordered(doc, "roots"))):
+            got = certificate_from_bytes(data)
+            assert got == json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+    # A member that is a number which decodes short when cut ("1." and "2e" as 1 and 2), or characters of two
+    # to four bytes, moved across the chunks' edges by a padding of every length.
+    monkeypatch.setattr(certificate, "_CHUNK", 8)
+    rest = json.dumps(doc)[1:]
+    for pad in range(32):
+        for value in ("1.5", "2e3", "-0.25", "1.5e-7", "123456789012345678901234567890", '"é😀中"'):
+            text = '{"pad": "' + "a" * pad + '", "x": ' + value + ", " + rest
+            assert certificate_from_bytes(text.encode()) == json.loads(text)
 
 
 def test_a_certificate_is_checked_a_claim_at_a_time_whatever_its_size(mastermind_certificates, monkeypatch):
@@ -352,6 +361,8 @@ def test_a_certificate_is_checked_a_claim_at_a_time_whatever_its_size(mastermind
     for data in (certificate_to_bytes(doc), _reordered(doc, "claims")):
         proof = check_certificate_bytes(data, "c")
         assert (proof.least_cost, proof.claims, proof.cap) == (whole.least_cost, whole.claims, whole.cap) == (5625, 78, None)
+    monkeypatch.setattr(certificate, "HELD", 1)  # every witness's map and orbits made again when dropped
+    assert check_certificate_bytes(certificate_to_bytes(doc), "c").least_cost == 5625
     padded = _reordered(doc, "claims").replace(b"],", b"]," + b" " * 40_000)  # some 3 MB of white space
     monkeypatch.setattr(certificate, "UNPACKED_LIMIT", 1 << 20)
     with pytest.raises(CertificateError, match="unpacks to more than 1 MB"):

@@ -87,6 +87,7 @@ INF = 1 << 50
 _BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesses
 _POPCOUNT = getattr(np, "bitwise_count", None)  # numpy 2.0 and later
 HINTS_MAX = 64  # a set's hints are ORed as one bit each into a 64-bit mask (see Checker.keys)
+HELD = 2048  # witnesses' maps, and orbits of generator lists, kept for reuse (see _hold)
 UNPACKED_LIMIT = 1 << 30  # the most bytes certificate_from_bytes, which holds the whole text, unpacks (no zip bomb)
 
 
@@ -180,6 +181,15 @@ def counting_row(b: int, size: int, depth: int | None, extra: int) -> np.ndarray
     return row
 
 
+def _hold(cache: dict, key, value) -> None:
+    """Keep ``value`` in ``cache``, dropping the oldest entry beyond HELD: a witness's map or a generator list's
+    orbits takes 8 bytes per code (134 KB on mm:5:7), and a big certificate names thousands of each (bulls-cows'
+    crush 9,856 witnesses, some 400 MB of maps held), so that memory would grow with the certificate."""
+    cache[key] = value
+    if len(cache) > HELD:
+        del cache[next(iter(cache))]
+
+
 def _fail(i: int, what: str) -> CertificateError:
     return CertificateError(f"certificate claim {i}: {what}")
 
@@ -270,9 +280,8 @@ class Checker:
         item = self.witnesses[w]
         ok = isinstance(item, list) and len(item) == 2
         perm, sigma = (item if ok else (None, None))
-        if not (ok and isinstance(perm, list) and isinstance(sigma, list)
-                and sorted(perm) == list(range(g.positions)) and sorted(sigma) == list(range(g.symbols))
-                and all(type(x) is int for x in perm + sigma)):
+        if not (ok and isinstance(perm, list) and isinstance(sigma, list) and all(type(x) is int for x in perm + sigma)
+                and sorted(perm) == list(range(g.positions)) and sorted(sigma) == list(range(g.symbols))):
             raise _fail(i, f"witness {w} is not a permutation of the {g.positions} positions with one of the "
                            f"{g.symbols} symbols")
         image = np.empty_like(self.digits)
@@ -280,7 +289,7 @@ class Checker:
         m = self.lookup[image @ self.place]
         if (m < 0).any():
             raise _fail(i, f"witness {w} maps some code to a tuple that is not a code of {g.name}")
-        self._maps[w] = m
+        _hold(self._maps, w, m)
         return m
 
     def row(self, depth: int | None) -> np.ndarray:
@@ -333,7 +342,8 @@ class Checker:
             if np.array_equal(new, label):
                 break
             label = new
-        got = self._orbits[key] = (label, np.flatnonzero(label == np.arange(self.size)))
+        got = (label, np.flatnonzero(label == np.arange(self.size)))
+        _hold(self._orbits, key, got)
         return got
 
     def counts(self, secrets: np.ndarray, guesses: np.ndarray) -> np.ndarray:
@@ -647,6 +657,7 @@ def certificate_claims_to_bytes(head: dict, claims: Iterable[list]) -> bytes:
 
 
 _CHUNK = 1 << 20  # bytes unpacked at a time
+_TAIL = 64  # characters that must follow a value decoded before the end of the text (see _Text.value)
 VALUE_LIMIT = 1 << 28  # the most characters one claim (or any other member) may take: no claim comes near
 
 
@@ -665,8 +676,9 @@ class _Text:
         self.at = 0  # the next character to read in ``buf``
         self.done = False  # everything is in ``buf``
 
-    def more(self, want: int = _CHUNK) -> None:
-        """Read at least ``want`` more characters into the buffer, or to the end."""
+    def more(self, want: int | None = None) -> None:
+        """Read at least ``want`` (None: _CHUNK) more characters into the buffer, or to the end."""
+        want = _CHUNK if want is None else want
         if self.at > _CHUNK and self.at > len(self.buf) // 2:
             self.buf, self.at = self.buf[self.at :], 0
         got = []
@@ -733,15 +745,19 @@ class _Text:
                 if self.done:
                     raise self.malformed(str(exc)[:80]) from None
                 end = None
-            # a number at the end of the buffer may go on in the next chunk
-            if end is not None and (end < len(self.buf) or self.done):
+            # A number near the end of the buffer may go on in the next chunk: "1." and "1e" decode as 1,
+            # stopping before their last character, and "12" may be "123"; so a value that ends within
+            # _TAIL characters of the buffer's end is decoded again with more read.
+            if end is not None and (self.done or len(self.buf) - end > _TAIL):
                 if end - self.at > VALUE_LIMIT:
                     raise self.too_long()
                 self.at = end
                 return value
-            if len(self.buf) - self.at > VALUE_LIMIT:
+            held = len(self.buf) - self.at
+            if held > VALUE_LIMIT:
                 raise self.too_long()
-            self.more(max(_CHUNK, len(self.buf) - self.at))  # doubling what is held: linear in the value's length
+            # doubling what is held (linear in the value's length), never past the limit by more than a chunk
+            self.more(min(max(_CHUNK, held), VALUE_LIMIT + 1 - held + _CHUNK))
 
     def too_long(self) -> CertificateError:
         return CertificateError(f"{self.source}: a member or claim takes more than {VALUE_LIMIT:,} characters")
@@ -827,9 +843,10 @@ def certificate_from_bytes(data: bytes, source: str = "<bytes>") -> dict:
 
 def check_certificate_bytes(data: bytes, source: str = "<bytes>",
                             progress: Callable[[int, int], None] | None = None) -> Proof:
-    """Check a certificate file's bytes (gzip-compressed or plain JSON) of any size: its claims are read
-    from the file as they are checked, twice (first for where each claim is last referred to, see
-    Checker.run), so what is held is one claim and the sets later claims refer to, not the certificate."""
+    """Check a certificate file's bytes (gzip-compressed or plain JSON) of any size: the file is read three
+    times, for its members but the claims, then for where each claim is last referred to (see Checker.run),
+    then to check the claims as they come, so what is held is one claim, the sets later claims refer to and
+    a bounded cache (HELD), not the certificate."""
     head = _head(data, source, None, None)
 
     def claims() -> Iterator:
