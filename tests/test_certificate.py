@@ -279,6 +279,14 @@ def test_tamper_witness_that_does_not_map_the_set_onto_itself(doc):
     refused(doc, i, "does not map the claim's set onto itself")
 
 
+def test_tamper_witness_that_is_not_a_permutation(doc):
+    i = next(k for k, c in enumerate(doc["claims"]) if c[3])
+    for bad in ([[[0], 1, 2, 3], [0, 1, 2, 3, 4, 5]], [[0, 1, 2, 3], [0, 1, 2, 3, 4, 4]], [[0, 1, 2, 3]], "x"):
+        trial = copy.deepcopy(doc)
+        trial["witnesses"][trial["claims"][i][3][0]] = bad
+        refused(trial, i, "is not a permutation")
+
+
 def test_tamper_guess_left_out(doc):
     i = with_refs(doc)
     guess = doc["claims"][i][4][0][0]
