@@ -97,6 +97,58 @@ def test_the_same_certificate_for_any_number_of_workers(split):
     assert figures["searched"] == figures["parts"]
 
 
+def test_a_guess_whole_pass_searches_a_class_at_a_time_and_stops_at_one_that_fails():
+    """After a guess's shares pass, its classes are searched one at a time (the guess has no other part
+    running when one starts), and once one of those fails (its value reaches its beta) the guess is refuted
+    and none of its classes is searched again. The parts run on a thread of their own, first come first
+    served, so that a part is still running while others start; the certificate is the same as inline."""
+    import queue
+    import threading
+    from collections import Counter
+    from concurrent.futures import Future
+
+    game = resolve_game("mastermind")
+    tree = mastermind_tree()
+    tasks: queue.SimpleQueue = queue.SimpleQueue()
+    running: Counter = Counter()  # guess (its node's path and the guess) -> its parts started, not yet ended
+    ended: Counter = Counter()
+    refuted: set = set()
+    alone = wrong = 0
+
+    def submit(fn, *args):
+        nonlocal alone, wrong
+        path, beta = args[-2], args[-1]
+        guess = tuple(path[:-1])
+        if ended[guess]:  # a part after the shares pass: the whole pass, one class at a time
+            alone += 1
+            wrong += running[guess] > 0 or guess in refuted
+        running[guess] += 1
+        fut: Future = Future()
+        tasks.put((fn, args, guess, beta, fut, ended[guess] > 0))
+        return fut
+
+    def serve():
+        while (task := tasks.get()) is not None:
+            fn, args, guess, beta, fut, whole = task
+            result = fn(*args)
+            running[guess] -= 1
+            ended[guess] += 1
+            if whole and result.value >= beta:
+                refuted.add(guess)
+            fut.set_result(result)
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        data = certify_in_parts(game, None, 5625, submit=submit, tree=tree, split=200)[0]
+    finally:
+        tasks.put(None)
+        server.join(60)
+    assert alone > 100 and wrong == 0 and refuted
+    assert data == certify_in_parts(game, None, 5625, tree=tree, split=200)[0]
+    assert checked(data).least_cost == 5625
+
+
 @pytest.mark.parametrize("name,cap,hard,total,split", [
     ("mastermind-optimal-average.json", None, False, 5625, 200),
     ("mastermind-optimal-average-max5.json", 5, False, 5626, 200),
