@@ -210,6 +210,38 @@ def test_inputs_that_are_not_regular_files_are_refused(tmp_path, capsys, make):
     assert not (tmp_path / "o.json").exists()
 
 
+@pytest.mark.parametrize("make", ["fifo", "device", "folder", "huge"])
+def test_a_certificate_is_mapped_whatever_its_size_and_special_files_are_refused(tmp_path, capsys, make):
+    """verify --certificate maps the file rather than reading it (mm:5:7's certificate is 457 MB compressed,
+    past INPUT_LIMIT): a file past the limit is read, and refused for what it holds, not its size; a FIFO, a
+    device and a folder are refused as inputs are, in one line with exit 2."""
+    path = tmp_path / "c.cert.json.gz"
+    if make == "fifo":
+        os.mkfifo(path)
+    elif make == "device":
+        path.symlink_to("/dev/zero")
+    elif make == "folder":
+        path.mkdir()
+    else:
+        with open(path, "wb") as f:
+            f.write(b"[")
+            f.truncate(files.INPUT_LIMIT + 1)  # sparse: no disk used
+    status, _out, err = run_main(capsys, "verify", BC_TREE, "--certificate", str(path), "-q")
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    if make == "huge":
+        assert status == 1 and "not a certificate" in err and "MB" not in err, err
+    else:
+        assert status == 2 and "not a regular file" in err, err
+
+
+def test_map_input_gives_what_read_input_gives(tmp_path):
+    path = tmp_path / "f.bin"
+    for data in (b"", b"x", bytes(range(256)) * 1000):
+        path.write_bytes(data)
+        mapped = files.map_input(str(path), "test file")
+        assert mapped[:] == files.read_input(str(path), "test file") == data
+
+
 def test_standard_input_is_still_read(capsys, monkeypatch):
     import io
     import sys

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import io
+import mmap
 import os
 import stat
 import sys
@@ -74,6 +75,37 @@ def read_input(path: str, what: str = "input file", limit: int = INPUT_LIMIT) ->
         if len(data) > limit:
             raise InputError(f"standard input holds more than {limit // 2**20} MB; treegen reads at most that")
         return data
+    with _open_regular(path, what) as f:
+        if os.fstat(f.fileno()).st_size > limit:
+            raise InputError(f"cannot read {what} {path}: it holds {os.fstat(f.fileno()).st_size} bytes, more than the "
+                             f"{limit // 2**20} MB treegen reads")
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(f"cannot read {what} {path}: it holds more than the {limit // 2**20} MB treegen reads")
+    return data
+
+
+def map_input(path: str, what: str = "input file"):
+    """The contents of an input that may be far larger than memory (a certificate: mm:5:7's is 457 MB
+    compressed), mapped rather than read, so that the page cache holds what is being read and this process
+    does not: a read-only ``mmap`` (sliced like bytes), or ``b""`` for an empty file. Standard input (``-``)
+    is read as :func:`read_input` reads it. Refused as read_input refuses, except for size."""
+    if path == "-":
+        return read_input(path, what)
+    with _open_regular(path, what) as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            return b""  # mmap refuses an empty file
+        try:
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except OSError as exc:
+            raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+
+
+def _open_regular(path: str, what: str):
+    """``path`` opened for reading (binary), refused (InputError) if empty, missing or not a regular file."""
     if not path:
         raise InputError(f"the {what} path is empty; give a file name (or - for standard input)")
     try:
@@ -82,21 +114,16 @@ def read_input(path: str, what: str = "input file", limit: int = INPUT_LIMIT) ->
         raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(st.st_mode):
         raise InputError(f"cannot read {what} {path}: it is {_describe(st.st_mode)}, not a regular file")
-    if st.st_size > limit:
-        raise InputError(f"cannot read {what} {path}: it holds {st.st_size} bytes, more than the "
-                         f"{limit // 2**20} MB treegen reads")
     try:
         # O_NONBLOCK: should the path have become a FIFO since the stat, opening it does not hang.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise InputError(f"cannot read {what} {path}: it is not a regular file")
-            data = f.read(limit + 1)
+        f = os.fdopen(fd, "rb")
     except OSError as exc:
         raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise InputError(f"cannot read {what} {path}: it holds more than the {limit // 2**20} MB treegen reads")
-    return data
+    if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        f.close()
+        raise InputError(f"cannot read {what} {path}: it is not a regular file")
+    return f
 
 
 def default_name(game, what: str) -> str:

@@ -91,7 +91,7 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) 
     any) and print what it certifies; CertificateError or NotCertified if it fails."""
     import hashlib
 
-    from ..files import read_input
+    from ..files import map_input
     from ..verify import NotCertified
 
     named = (tree.provenance or {}).get("certificate")
@@ -105,7 +105,7 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) 
         if not os.path.exists(path):
             print(f"lower    the search's claim; its certificate {named['file']} is not beside the tree")
             return
-    data = read_input(path, "certificate file")
+    data = map_input(path, "certificate file")  # of any size: mapped, and read a claim at a time
     # A certificate given by name is checked on its own merits; the one found beside the tree must be the one it names.
     if found and named.get("sha256") not in (None, hashlib.sha256(data).hexdigest()):
         raise NotCertified(f"{path} is not the certificate the tree names (its SHA-256 differs)")
