@@ -188,11 +188,9 @@ def test_write_all_retries_short_writes(tmp_path):
     assert bytes(got) == data
 
 
-@pytest.mark.parametrize("make", ["fifo", "device", "folder", "huge"])
-def test_inputs_that_are_not_regular_files_are_refused(tmp_path, capsys, make):
-    """verify and import refuse (exit 2, at once) what would hang (a FIFO), never end (/dev/zero) or eat
-    memory; standard input stays accepted."""
-    path = tmp_path / "in.json"
+def make_input(path, make: str, start: bytes = b"") -> None:
+    """At ``path``: a FIFO, a symlink to /dev/zero, a folder, or ("huge") a file of ``start`` padded past
+    INPUT_LIMIT, sparse so that it uses no disk."""
     if make == "fifo":
         os.mkfifo(path)
     elif make == "device":
@@ -201,7 +199,16 @@ def test_inputs_that_are_not_regular_files_are_refused(tmp_path, capsys, make):
         path.mkdir()
     else:
         with open(path, "wb") as f:
-            f.truncate(files.INPUT_LIMIT + 1)  # sparse: no disk used
+            f.write(start)
+            f.truncate(files.INPUT_LIMIT + 1)
+
+
+@pytest.mark.parametrize("make", ["fifo", "device", "folder", "huge"])
+def test_inputs_that_are_not_regular_files_are_refused(tmp_path, capsys, make):
+    """verify and import refuse (exit 2, at once) what would hang (a FIFO), never end (/dev/zero) or eat
+    memory; standard input stays accepted."""
+    path = tmp_path / "in.json"
+    make_input(path, make)
     for argv in (["verify", str(path)], ["import", "paths", str(path), "-o", str(tmp_path / "o.json")],
                  ["show", str(path)], ["export", "paths", str(path)]):
         status, out, err = run_main(capsys, *argv)
@@ -216,16 +223,7 @@ def test_a_certificate_is_mapped_whatever_its_size_and_special_files_are_refused
     past INPUT_LIMIT): a file past the limit is read, and refused for what it holds, not its size; a FIFO, a
     device and a folder are refused as inputs are, in one line with exit 2."""
     path = tmp_path / "c.cert.json.gz"
-    if make == "fifo":
-        os.mkfifo(path)
-    elif make == "device":
-        path.symlink_to("/dev/zero")
-    elif make == "folder":
-        path.mkdir()
-    else:
-        with open(path, "wb") as f:
-            f.write(b"[")
-            f.truncate(files.INPUT_LIMIT + 1)  # sparse: no disk used
+    make_input(path, make, b"[")
     status, _out, err = run_main(capsys, "verify", BC_TREE, "--certificate", str(path), "-q")
     assert err.count("\n") == 1 and "Traceback" not in err, err
     if make == "huge":
