@@ -76,9 +76,10 @@ def read_input(path: str, what: str = "input file", limit: int = INPUT_LIMIT) ->
             raise InputError(f"standard input holds more than {limit // 2**20} MB; treegen reads at most that")
         return data
     with _open_regular(path, what) as f:
-        if os.fstat(f.fileno()).st_size > limit:
-            raise InputError(f"cannot read {what} {path}: it holds {os.fstat(f.fileno()).st_size} bytes, more than the "
-                             f"{limit // 2**20} MB treegen reads")
+        size = os.fstat(f.fileno()).st_size
+        if size > limit:
+            raise InputError(f"cannot read {what} {path}: it holds {size} bytes, more than the {limit // 2**20} MB "
+                             "treegen reads")
         try:
             data = f.read(limit + 1)
         except OSError as exc:
