@@ -25,7 +25,7 @@ GREENWELL = "1221 2354 3311 4524 5656 6643"
 # Smaller sets than the greedy ones, found by `python scripts/static_local.py --game G --size K --seed 1`
 # (a local search: upper bounds, not proofs; the files are written with --guesses, which checks them).
 LOCAL = {
-    "bulls-cows": "1082 2503 4821 5186 5470 6759 6932 7638 8309",  # --size 9: 685 moves
+    "bulls-cows": "1976 2417 3194 5648 6820 7301 8253 9085",  # --size 8 --tabu --complete 8: 2692 moves
     "smash-the-code": "1358 2538 3791 4956 6582 7945 8429 9815",  # --size 8
     "royale": "00221 00413 11204 31130 33444 40004",  # --size 6
 }

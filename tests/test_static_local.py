@@ -16,6 +16,7 @@ import pytest
 from test_static import naive_separates, naive_static_number
 from treegen.feedback import feedback_table
 from treegen.rules import parse_code, resolve_game
+from treegen.rules import score_symbols as score
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "static_local.py"
 
@@ -44,6 +45,33 @@ def test_finds_a_least_static_set_of_a_small_game(name):
     assert len(found[-1]) == least
     assert re.search(rf"smallest found: {least} guesses", res.stdout)
     assert f"treegen static --game {name} --guesses '{' '.join(found[-1])}'" in res.stdout
+
+
+@pytest.mark.parametrize("name", ["mm:2:4", "mm:3:3", "bc:3:4"])
+def test_tabu_finds_a_least_static_set_of_a_small_game(name):
+    game = resolve_game(name)
+    least = naive_static_number(game)
+    res = run("--game", name, "--size", str(least + 1), "--seed", "3", "--time-limit", "2", "--tabu")
+    assert res.returncode == 0, res.stderr
+    found = [line.split(": found ")[1].split() for line in res.stdout.splitlines() if ": found " in line]
+    assert [len(codes) for codes in found] == [least + 1, least]
+    assert all(naive_separates(game, [parse_code(game, c) for c in codes]) for codes in found)
+
+
+@pytest.mark.parametrize("name", ["mm:2:4", "bc:3:4", "mm:3:3"])
+def test_tabu_scores_every_code_by_its_unseparated_pairs(name):
+    """unseparated_pairs_by_code against pairs of secrets counted one pair at a time by the naive scorer,
+    for every code added to each base of one code and to the empty base."""
+    game = resolve_game(name)
+    module = load_script()
+    table = feedback_table(game)
+    hints = int(table.max()) + 1
+    for base in [[]] + [[c] for c in range(game.size)]:
+        got = module.unseparated_pairs_by_code(table, module.hint_labels(table, base), hints)
+        for code in range(game.size):
+            vectors = [tuple(score(game, game.codes[g], s) for g in [*base, code]) for s in game.codes]
+            pairs = sum(a == b for a, b in itertools.combinations(vectors, 2))
+            assert got[code] == pairs, (base, code)
 
 
 def test_a_size_below_the_static_number_is_not_found():
