@@ -49,11 +49,16 @@ from .warmup import CallbackInterrupts
 # With eager (and no split), sets of at least max(EAGER_SPLIT_MIN, size / 16) secrets are coordinated at any level.
 EAGER_SPLIT_MIN = 600
 # With split, a task of guesses (tasks.run_guesses) stops after the guess that brings its work to this many
-# nodes (see Coordinator._batch).
-GUESS_BATCH_NODES = 20_000
+# nodes (see Coordinator._batch). Split is the schedule for many workers, so these two are set for 64 of them:
+# with 5,000 and 75,000 instead of 20,000 and 150,000 (scripts/critical_path.py, side by side), numbers-baseball
+# with split 200 went from work 349.2 s and span 9.0 s to 359.8 s and 5.3 s (38.6x to 67.7x), bc:5:8 with split
+# 230 from 102.1 s and 3.0 s to 142.9 s and 1.7 s (34.3x to 83.4x: smaller tasks share less of a memo), so
+# Brent's bound for 64 workers fell from 14.5 s to 10.9 s and from 4.6 s to 3.9 s (docs/bc-5-10-plan.md). The
+# smaller budget did most of it; the smaller ranges alone left bc:5:8 as it was.
+GUESS_BATCH_NODES = 5_000
 # With split, a later wave's scan is cut into ranges of guesses searched side by side, each holding about this
 # many guess-secret pairs of the guesses whose scan bound is below the wave's beta (see Coordinator._split_wave).
-OPEN_RANGE_PAIRS = 150_000
+OPEN_RANGE_PAIRS = 75_000
 
 
 def _cancelled() -> Future:
