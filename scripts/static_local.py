@@ -86,6 +86,20 @@ def complete_two(table: np.ndarray, base: list[int]) -> tuple[int, int] | None:
     return None
 
 
+def complete_pairs(table: np.ndarray, cur: list[int], tried: set, deadline: float) -> list[int] | None:
+    """A static set made from ``cur`` by replacing two of its codes (complete_two on each base of the other
+    k - 2, those in ``tried`` skipped and those that fail added), or None; stops at ``deadline``."""
+    for i, j in itertools.combinations(range(len(cur)), 2):
+        kept = tuple(sorted(c for m, c in enumerate(cur) if m not in (i, j)))
+        if kept in tried or time.monotonic() >= deadline:
+            continue
+        pair = complete_two(table, list(kept))
+        if pair is not None:
+            return sorted([*kept, *pair])
+        tried.add(kept)
+    return None
+
+
 def local_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: float, sample: int,
                  start: list[int] | None = None, say=print, complete: int = -1,
                  tried: set | None = None) -> list[int] | None:
@@ -101,15 +115,8 @@ def local_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: 
     best = score
     moves = 0
     while score > 0 and time.monotonic() < deadline:
-        if k >= 2 and score <= complete:
-            for i, j in itertools.combinations(range(k), 2):
-                kept = tuple(sorted(c for m, c in enumerate(cur) if m not in (i, j)))
-                if kept in tried or time.monotonic() >= deadline:
-                    continue
-                pair = complete_two(table, list(kept))
-                if pair is not None:
-                    return sorted([*kept, *pair])
-                tried.add(kept)
+        if k >= 2 and score <= complete and (done := complete_pairs(table, cur, tried, deadline)) is not None:
+            return done
         moves += 1
         i = int(rng.integers(k))
         base = hint_labels(table, cur[:i] + cur[i + 1:]) * hints
@@ -166,15 +173,9 @@ def tabu_search(table: np.ndarray, k: int, rng: np.random.Generator, deadline: f
         best_run, stale, banned = score, 0, {}
         fresh = True  # the set is the best of this start so far: worth completing
         while score > 0 and stale < restart and time.monotonic() < deadline:
-            if fresh and k >= 2 and 0 <= complete and int(collisions(hint_labels(table, cur))) <= complete:
-                for i, j in itertools.combinations(range(k), 2):
-                    kept = tuple(sorted(c for m, c in enumerate(cur) if m not in (i, j)))
-                    if kept in tried or time.monotonic() >= deadline:
-                        continue
-                    pair = complete_two(table, list(kept))
-                    if pair is not None:
-                        return sorted([*kept, *pair])
-                    tried.add(kept)
+            if (fresh and k >= 2 and 0 <= complete and int(collisions(hint_labels(table, cur))) <= complete
+                    and (done := complete_pairs(table, cur, tried, deadline)) is not None):
+                return done
             moves += 1
             banned = {code: until for code, until in banned.items() if until > moves}
             options = []
