@@ -9,6 +9,7 @@ import gzip
 import os
 from pathlib import Path
 
+import numpy as np
 import orjson
 import pytest
 from clitools import run, run_main
@@ -19,12 +20,15 @@ from treegen.certificate import (
     certificate_to_bytes,
     check_certificate,
 )
+from treegen.exact.certify import Prover, ProvingSolver
 from treegen.exact.checkpoint import CheckpointError, CheckpointStore, _digest
 from treegen.exact.executors import ProcessExecutor
+from treegen.exact.options import Options
 from treegen.exact.parts import (
     NotLeast,
     certify_in_parts,
     parts_key,
+    run_part,
 )
 from treegen.rules import resolve_game, score_codes
 from treegen.tree import load_tree
@@ -244,6 +248,24 @@ def test_a_part_run_in_this_process_is_kept_before_the_next_starts(tmp_path):
     certify_in_parts(game, 5, 5626, submit=submit, store=CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5626),
                                                                         print))
     assert kept_before == list(range(len(kept_before))) and len(kept_before) > 10
+
+
+def test_a_part_keeps_its_claims_as_json_and_writes_the_bytes_of_the_lists():
+    # run_part's prover keeps each claim as JSON text (as_json), to spare its worker's memory; its file must
+    # be exactly what the same claims kept as lists are written as. The lists are made here by hand, the way
+    # run_part made them before: the whole of mastermind as one part, under a beta above its optimum.
+    game = resolve_game("mastermind")
+    options = Options().resolved(game)
+    part = run_part(game, None, False, options, [], 5626)
+    assert (part.value, part.exact) == (5625, True)
+    prover = Prover(game, False, 0, options)
+    solver = prover.solver = ProvingSolver(game, None, prover.options, consistent_only=False)
+    secrets = np.arange(game.secret_count, dtype=np.int32)
+    got = solver.solve(secrets, 5626, (), solver.full_depth())
+    top = prover.claim(secrets, [], solver.full_depth(), min(got, 5626))
+    assert top == part.top and len(prover.claims) == top + 1 > 10
+    assert gzip.decompress(part.data) == orjson.dumps({"claims": prover.claims, "witnesses": prover.witnesses})
+    assert part.unpack() == (prover.claims, prover.witnesses)
 
 
 # -- the command ---------------------------------------------------------------------------------------------

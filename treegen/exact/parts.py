@@ -106,7 +106,8 @@ class PartResult:
     Packed by the worker that searched it, as its claims file holds it: a part of a big game holds up to a
     hundred MB of claims as JSON and some ten times that as Python lists (mm:5:7's first 51 parts: 643 thousand
     claims, 1.17 GB of JSON, and 13 GB in the process that held them as lists), so the run keeps them packed
-    and unpacks one at a time when it assembles the certificate."""
+    and unpacks one at a time when it assembles the certificate. The worker holds them as JSON while it searches
+    too (``Prover(as_json=True)``)."""
 
     value: int
     exact: bool
@@ -120,18 +121,20 @@ class PartResult:
         return doc["claims"], doc["witnesses"]
 
 
-def pack(claims: list, witnesses: list) -> bytes:
-    """A part's claims file (gzip-compressed JSON, no timestamp: same part, same bytes). Level 6, as for whole
-    certificates (certificate.certificate_to_bytes): 9 is several times slower on the largest parts for a file a
-    few per cent smaller."""
-    return gzip.compress(orjson.dumps({"claims": claims, "witnesses": witnesses}), compresslevel=6, mtime=0)
+def pack(claims: bytes | memoryview, witnesses: list) -> bytes:
+    """A part's claims file (gzip-compressed JSON, no timestamp: same part, same bytes) from its claims' JSON
+    without the brackets (Prover.claims_json): the bytes orjson writes for ``{"claims": [...], "witnesses":
+    [...]}``, compact, in that order. Level 6, as for whole certificates (certificate.certificate_to_bytes): 9 is
+    several times slower on the largest parts for a file a few per cent smaller."""
+    doc = b"".join((b'{"claims":[', claims, b'],"witnesses":', orjson.dumps(witnesses), b"}"))
+    return gzip.compress(doc, compresslevel=6, mtime=0)
 
 
 def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, path: list, beta: int) -> PartResult:
     """Search the class that ``path`` (guess, dense hint, guess, dense hint, ...) leads to under ``beta`` in
     this process (fresh memo) and read its claims off the memo: the class costs its exact value if below
     ``beta``, else at least ``beta`` (the claim is then at ``beta``, which is all its guess needs of it)."""
-    prover = Prover(game, consistent_only, 0, options)
+    prover = Prover(game, consistent_only, 0, options, as_json=True)  # its claims leave only as JSON, by pack()
     solver = prover.solver = ProvingSolver(game, cap, prover.options, consistent_only=consistent_only)
     t = solver.tables
     cls = np.arange(game.secret_count, dtype=np.int32)
@@ -143,7 +146,8 @@ def run_part(game: Game, cap: int | None, consistent_only: bool, options: Option
     value = min(got, beta)
     top = prover.claim(cls, _history(t, path), depth, value)
     counts = solver.counts
-    return PartResult(value, got < beta, counts.nodes + counts.bound_scans, pack(prover.claims, prover.witnesses), top)
+    return PartResult(value, got < beta, counts.nodes + counts.bound_scans, pack(prover.claims_json(), prover.witnesses),
+                      top)
 
 
 def _history(tables, path: list) -> list:
