@@ -106,7 +106,7 @@ class Prover:
         # process peaked at 2030 MB with lists and 1465 MB with the buffer, the same bytes written.
         self.as_json = as_json
         self._json = bytearray()  # as_json: each claim's JSON followed by a comma
-        self._json_count = 0
+        self._count = 0  # claims added, in either form: the next claim's index
         self.options = replace(options, memo=True)
         self.consistent_only = consistent_only
         self.extra = extra
@@ -163,19 +163,17 @@ class Prover:
         if self.as_json:
             self._json += orjson.dumps(claim)
             self._json += b","
-            self._json_count += 1
-            count = self._json_count
         else:
             self.claims.append(claim)
-            count = len(self.claims)
-        if self.progress is not None and count % 1024 == 0:
-            self.progress(count)
-        return count - 1
+        self._count += 1
+        if self.progress is not None and self._count % 1024 == 0:
+            self.progress(self._count)
+        return self._count - 1
 
     def claims_json(self) -> memoryview:
         """An as_json prover's claims as the inside of a JSON list (no brackets): the text orjson writes
         between them for the same claims as lists."""
-        return memoryview(self._json)[:-1] if self._json else memoryview(self._json)
+        return memoryview(self._json)[:-1]  # the last comma off (empty stays empty)
 
     def claim(self, secrets: np.ndarray, history: list, depth: int, target: int) -> int:
         """A claim that ``secrets`` (reached by ``history``: code, game hint, ...) cost at least ``target``

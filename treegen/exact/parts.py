@@ -121,12 +121,12 @@ class PartResult:
         return doc["claims"], doc["witnesses"]
 
 
-def pack(claims: bytes | memoryview, witnesses: list) -> bytes:
+def pack(claims_json: bytes | memoryview, witnesses: list) -> bytes:
     """A part's claims file (gzip-compressed JSON, no timestamp: same part, same bytes) from its claims' JSON
     without the brackets (Prover.claims_json): the bytes orjson writes for ``{"claims": [...], "witnesses":
     [...]}``, compact, in that order. Level 6, as for whole certificates (certificate.certificate_to_bytes): 9 is
     several times slower on the largest parts for a file a few per cent smaller."""
-    doc = b"".join((b'{"claims":[', claims, b'],"witnesses":', orjson.dumps(witnesses), b"}"))
+    doc = b"".join((b'{"claims":[', claims_json, b'],"witnesses":', orjson.dumps(witnesses), b"}"))
     return gzip.compress(doc, compresslevel=6, mtime=0)
 
 
