@@ -167,6 +167,20 @@ def test_short_write_to_a_file_leaves_nothing(tiny_disk, capsys):
     assert os.listdir(tiny_disk) == []  # neither a partial file nor a temporary one
 
 
+def test_chunks_are_written_in_order_and_a_failure_while_making_them_leaves_the_old_file(tmp_path):
+    out = tmp_path / "certificate.gz"
+    assert files.write_atomic(str(out), iter([b"ab", b"", bytearray(b"cd"), memoryview(b"e")])) == 5
+    assert out.read_bytes() == b"abcde"
+
+    def failing():
+        yield b"new text"
+        raise files.InputError("a part changed")
+
+    with pytest.raises(files.InputError, match="a part changed"):
+        files.write_atomic(str(out), failing())
+    assert out.read_bytes() == b"abcde" and os.listdir(tmp_path) == ["certificate.gz"]  # no temporary file left
+
+
 def test_write_all_retries_short_writes(tmp_path):
     r, w = os.pipe()
     os.set_blocking(w, True)

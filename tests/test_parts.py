@@ -30,11 +30,18 @@ from treegen.exact.parts import (
     parts_key,
     run_part,
 )
+from treegen.files import InputError
 from treegen.rules import resolve_game, score_codes
 from treegen.tree import load_tree
 
 TINY = ["mm:2:3", "bc:2:4", "mm:3:2", "bc:3:4", "mm:2:4"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def joined(*args, **kwargs) -> tuple[bytes, dict]:
+    """certify_in_parts with its certificate's chunks joined (the command writes them to a file as they come)."""
+    chunks, figures = certify_in_parts(*args, **kwargs)
+    return b"".join(chunks), figures
 
 
 @pytest.mark.parametrize("spec", TINY)
@@ -43,12 +50,12 @@ def test_tiny_games_certify_exactly_the_brute_optimum_in_parts(spec, hard, naive
     game = resolve_game(spec)
     brute = Brute(game, naive)
     best = int(brute.cost(brute.everything, None, hard))
-    data, figures = certify_in_parts(game, None, best, hard)
+    data, figures = joined(game, None, best, hard)
     proof = checked(data)
     assert (proof.least_cost, proof.cap, proof.consistent_only) == (best, None, hard)
     assert figures["parts"] == figures["searched"]  # none kept: every part searched in this run
     with pytest.raises(NotLeast, match=f"less than {best + 1}"):
-        certify_in_parts(game, None, best + 1, hard)
+        joined(game, None, best + 1, hard)
 
 
 @pytest.mark.parametrize("spec", TINY)
@@ -57,10 +64,10 @@ def test_tiny_games_certify_the_least_total_within_the_least_worst_case(spec, na
     brute = Brute(game, naive)
     worst = brute.least_worst()
     total = int(brute.cost(brute.everything, worst))
-    proof = checked(certify_in_parts(game, worst, total)[0])
+    proof = checked(joined(game, worst, total)[0])
     assert (proof.least_cost, proof.cap) == (total, worst)
     with pytest.raises(NotLeast):
-        certify_in_parts(game, worst, total + 1)
+        joined(game, worst, total + 1)
 
 
 @pytest.mark.parametrize("name,cap,hard,total", [
@@ -72,10 +79,10 @@ def test_mastermind_least_totals_certified_in_parts(name, cap, hard, total):
     prov = orjson.loads(Path(ROOT, "trees", name).read_bytes())["provenance"]
     assert (prov["optimal_total"], prov["max_guesses"], bool(prov.get("consistent_only"))) == (total, cap, hard)
     game = resolve_game("mastermind")
-    proof = checked(certify_in_parts(game, cap, total, hard)[0])
+    proof = checked(joined(game, cap, total, hard)[0])
     assert (proof.least_cost, proof.cap, proof.consistent_only) == (total, cap, hard)
     with pytest.raises(NotLeast):
-        certify_in_parts(game, cap, total + 1, hard)
+        joined(game, cap, total + 1, hard)
 
 
 def checked(data: bytes):
@@ -91,10 +98,10 @@ def mastermind_tree(name: str = "mastermind-optimal-average.json") -> list:
 def test_the_same_certificate_for_any_number_of_workers(split):
     game = resolve_game("mastermind")
     tree = mastermind_tree()
-    inline = certify_in_parts(game, None, 5625, tree=tree, split=split)[0]
+    inline = joined(game, None, 5625, tree=tree, split=split)[0]
     executor = ProcessExecutor(2)
     try:
-        data, figures = certify_in_parts(game, None, 5625, submit=executor.submit, tree=tree, split=split)
+        data, figures = joined(game, None, 5625, submit=executor.submit, tree=tree, split=split)
     finally:
         executor.close()
     assert data == inline
@@ -144,12 +151,12 @@ def test_a_guess_whole_pass_searches_a_class_at_a_time_and_stops_at_one_that_fai
     server = threading.Thread(target=serve, daemon=True)
     server.start()
     try:
-        data = certify_in_parts(game, None, 5625, submit=submit, tree=tree, split=200)[0]
+        data = joined(game, None, 5625, submit=submit, tree=tree, split=200)[0]
     finally:
         tasks.put(None)
         server.join(60)
     assert alone > 100 and wrong == 0 and refuted
-    assert data == certify_in_parts(game, None, 5625, tree=tree, split=200)[0]
+    assert data == joined(game, None, 5625, tree=tree, split=200)[0]
     assert checked(data).least_cost == 5625
 
 
@@ -163,7 +170,7 @@ def test_big_classes_the_tree_leads_to_are_split_into_nodes(name, cap, hard, tot
     for it, its guesses raised by parts one guess further down (and so on down the tree)."""
     game = resolve_game("mastermind")
     tree = mastermind_tree(name)
-    data, figures = certify_in_parts(game, cap, total, hard, tree=tree, split=split)
+    data, figures = joined(game, cap, total, hard, tree=tree, split=split)
     doc = certificate_from_bytes(data)
     proof = check_certificate(doc)
     # written a claim at a time, the same bytes as the whole document written at once
@@ -186,7 +193,7 @@ def test_big_classes_the_tree_leads_to_are_split_into_nodes(name, cap, hard, tot
     if split == 50:
         assert max(len(h) for h in expected) >= 4  # nodes below nodes
         with pytest.raises(NotLeast, match=f"less than {total + 1}"):
-            certify_in_parts(game, cap, total + 1, hard, tree=tree, split=split)
+            joined(game, cap, total + 1, hard, tree=tree, split=split)
 
 
 def brute_total(game, wire, secrets) -> int:
@@ -205,10 +212,10 @@ def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
     game = resolve_game("mastermind")
     key = parts_key(game, 5, False, 5626)
     heard: list[str] = []
-    first, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
+    first, figures = joined(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
                                       warn=heard.append)
     assert figures["searched"] == figures["parts"] > 10 and heard == []
-    again, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
+    again, figures = joined(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
                                       warn=heard.append)
     assert figures["searched"] == 0 and heard == []
     assert again == first
@@ -221,7 +228,7 @@ def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
     doc["outcome"]["value"] += 1  # and the entry's checksum recomputed, as anyone can: the claim disagrees
     doc["sha256"] = _digest({k: doc[k] for k in ("key", "task", "outcome")})
     entry.write_bytes(orjson.dumps(doc))
-    mended, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
+    mended, figures = joined(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, heard.append),
                                        warn=heard.append)
     assert figures["searched"] == 2 and len(heard) == 2
     assert any("checksum mismatch" in h and "searching it again" in h for h in heard)
@@ -230,6 +237,22 @@ def test_a_parts_folder_resumes_and_a_damaged_part_is_searched_again(tmp_path):
     # a folder made for another figure is refused
     with pytest.raises(CheckpointError, match="another search"):
         CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5625), heard.append)
+
+
+def test_parts_in_a_folder_are_read_from_it_as_the_certificate_is_written(tmp_path):
+    # With a folder the run holds no part's claims (bc:5:9's come to GBs): the certificate's chunks are made
+    # from the files as they are taken. The same bytes as a run without a folder, searched or resumed, and a
+    # part changed after the run read it is refused, never written into the certificate.
+    game = resolve_game("mastermind")
+    key = parts_key(game, 5, False, 5626)
+    held = joined(game, 5, 5626)[0]
+    assert joined(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, print))[0] == held
+    chunks, figures = certify_in_parts(game, 5, 5626, store=CheckpointStore(str(tmp_path), key, print))
+    assert figures["searched"] == 0
+    for claims in tmp_path.glob("*.claims.json.gz"):
+        claims.write_bytes(gzip.compress(b'{"claims":[],"witnesses":[]}'))
+    with pytest.raises(InputError, match="changed after this run read it"):
+        b"".join(chunks)
 
 
 def test_a_part_run_in_this_process_is_kept_before_the_next_starts(tmp_path):
@@ -245,7 +268,7 @@ def test_a_part_run_in_this_process_is_kept_before_the_next_starts(tmp_path):
         kept_before.append(sum(p.name.endswith(".claims.json.gz") for p in tmp_path.iterdir()))
         return inline.submit(fn, *args)
 
-    certify_in_parts(game, 5, 5626, submit=submit, store=CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5626),
+    joined(game, 5, 5626, submit=submit, store=CheckpointStore(str(tmp_path), parts_key(game, 5, False, 5626),
                                                                         print))
     assert kept_before == list(range(len(kept_before))) and len(kept_before) > 10
 

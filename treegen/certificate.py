@@ -624,10 +624,16 @@ _BATCH = 4096  # claims written by one json.dumps: one call per claim cost 30% m
 
 
 def certificate_claims_to_bytes(head: dict, claims: Iterable[list]) -> bytes:
-    """A certificate's file: ``head`` with ``"claims": list(claims)`` added last, as compact JSON, gzip-compressed
-    with no timestamp, made without holding the claims at once: they are written and compressed as they come
-    (a certificate assembled from parts can be a GB of JSON, and ten times that as Python lists). Batches of
-    claims are written as one list less its brackets, which is the same text."""
+    """A certificate's file: :func:`certificate_chunks` joined."""
+    return b"".join(certificate_chunks(head, claims))
+
+
+def certificate_chunks(head: dict, claims: Iterable[list]) -> Iterator[bytes]:
+    """A certificate's file, in chunks to be written in order: ``head`` with ``"claims": list(claims)`` added
+    last, as compact JSON, gzip-compressed with no timestamp, made without holding the claims at once: they
+    are written and compressed as they come (a certificate assembled from parts can be tens of GB of JSON, and
+    ten times that as Python lists). Batches of claims are written as one list less its brackets, which is the
+    same text."""
 
     def pieces() -> Iterator[bytes]:
         opening = json.dumps(head, separators=(",", ":"))[:-1]
@@ -640,25 +646,24 @@ def certificate_claims_to_bytes(head: dict, claims: Iterable[list]) -> bytes:
             first = False
         yield b"]}"
 
-    return gzip_pieces(pieces())
+    return gzip_chunks(pieces())
 
 
-def gzip_pieces(pieces: Iterable[bytes | memoryview]) -> bytes:
-    """``gzip.compress(b"".join(pieces), compresslevel=6, mtime=0)``, the same bytes, without the join (which
-    would hold the text twice). The deflate stream does not depend on how its input is cut, so only gzip's
-    header (taken from ``gzip.compress`` itself) and trailer (CRC-32 and size) are written here. Level 6, not
-    9: on mm:4:8's certificate (3.2 MB of JSON) 9 took 1.06 s and 6 took 0.24 s for a file 1.6% larger, a
-    second of a search of about six."""
+def gzip_chunks(pieces: Iterable[bytes | memoryview]) -> Iterator[bytes]:
+    """``gzip.compress(b"".join(pieces), compresslevel=6, mtime=0)``, the same bytes, in chunks, without the
+    join (which would hold the text twice). The deflate stream does not depend on how its input is cut, so
+    only gzip's header (taken from ``gzip.compress`` itself) and trailer (CRC-32 and size) are written here.
+    Level 6, not 9: on mm:4:8's certificate (3.2 MB of JSON) 9 took 1.06 s and 6 took 0.24 s for a file 1.6%
+    larger, a second of a search of about six."""
     deflate = zlib.compressobj(6, zlib.DEFLATED, -15)
-    out = [gzip.compress(b"", compresslevel=6, mtime=0)[:10]]
+    yield gzip.compress(b"", compresslevel=6, mtime=0)[:10]
     crc = size = 0
     for piece in pieces:
         crc = zlib.crc32(piece, crc)
         size += memoryview(piece).nbytes
-        out.append(deflate.compress(piece))
-    out.append(deflate.flush())
-    out.append(struct.pack("<II", crc, size & 0xFFFFFFFF))
-    return b"".join(out)
+        if out := deflate.compress(piece):
+            yield out
+    yield deflate.flush() + struct.pack("<II", crc, size & 0xFFFFFFFF)
 
 
 _CHUNK = 1 << 20  # bytes unpacked at a time

@@ -15,6 +15,7 @@ import mmap
 import os
 import stat
 import sys
+from collections.abc import Iterable
 
 from .rules import TreegenError
 
@@ -202,11 +203,12 @@ def output_folder(path: str, what: str = "checkpoint folder") -> bool:
     return True
 
 
-def write_atomic(path: str, data: bytes, what: str = "output file", durable: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename.
+def write_atomic(path: str, data: bytes | Iterable[bytes], what: str = "output file", durable: bool = True) -> int:
+    """Write ``data`` (bytes, or chunks of bytes written in order as they come) to ``path`` atomically: a
+    temporary file in the same folder, then a rename. Returns the bytes written.
 
-    On any error (a short write included) no partial file is left and an existing file at ``path`` is
-    untouched. A symlink is written through to its target. The file replaced keeps its permission bits and
+    On any error (a short write included, or one raised while the chunks are made) no partial file is left
+    and an existing file at ``path`` is untouched. A symlink is written through to its target. The file replaced keeps its permission bits and
     its owner (a private 600 file stays private; a rename would otherwise give the new file the default
     mode). ``durable`` also fsyncs before the rename.
     """
@@ -228,7 +230,10 @@ def write_atomic(path: str, data: bytes, what: str = "output file", durable: boo
         raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
     try:
         try:
-            write_all(fd, data)
+            size = 0
+            for chunk in (data,) if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                write_all(fd, chunk)
+                size += memoryview(chunk).nbytes
             if old is not None:
                 if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
                     try:
@@ -249,6 +254,7 @@ def write_atomic(path: str, data: bytes, what: str = "output file", durable: boo
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
         raise
+    return size
 
 
 def write_all(fd: int, data: bytes | memoryview) -> None:

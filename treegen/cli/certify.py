@@ -147,10 +147,11 @@ def cmd_certify(args) -> int:
     if failure is not None:
         again = f" (run it again with --parts {args.parts} to resume)" if args.parts else ""
         return failure_status(failure, "no certificate written", again, stop.terminated)
-    write_atomic(args.output, certificate, "certificate file")
+    # written as it is made, a part at a time from the parts folder (bc:5:9's would be GBs): never held whole
+    size = write_atomic(args.output, certificate, "certificate file")
     within = f" within {cap} guesses" if cap is not None else ""
     mode = " in hard mode" if hard else ""
-    print(f"wrote    certificate {args.output} ({len(certificate):,} bytes, {figures['claims']:,} claims): no "
+    print(f"wrote    certificate {args.output} ({size:,} bytes, {figures['claims']:,} claims): no "
           f"strategy for {game.name}{mode}{within} costs less than {cost}")
     split = f", {figures['nodes_split']} sets split" if args.split is not None else ""
     print(f"parts    {figures['parts']} ({figures['searched']} searched in this run{split}), {figures['nodes']:,} nodes, "

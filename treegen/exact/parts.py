@@ -55,15 +55,15 @@ import hashlib
 import os
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
 import orjson
 
-from ..certificate import certificate_claims_to_bytes, gzip_pieces
-from ..files import InputError, read_input, write_atomic
+from ..certificate import CLAIM, certificate_chunks, gzip_chunks, members
+from ..files import InputError, map_input, write_atomic
 from ..rules import Game, TreegenError, format_code, format_hint, game_to_dict
 from ..tree import Wire
 from .certify import Prover, ProvingSolver
@@ -74,7 +74,6 @@ from .search_kernels import split_classes
 from .solver import fixed_shares
 from .tables import wire_cost
 
-PART_LIMIT = 1 << 32  # the most bytes a part's claims file may hold, compressed (a damaged file is not read whole)
 CLAIMS_SUFFIX = ".claims.json.gz"
 
 
@@ -100,33 +99,75 @@ class NotLeast(TreegenError):
 
 @dataclass(frozen=True)
 class PartResult:
-    """What one part proved: its class costs at least ``value`` (exactly ``value`` when ``exact``), by the
-    claims packed in ``data`` (see :meth:`unpack`; ``claims[top]`` is the class's own); ``nodes`` searched.
+    """What one part proved: its class costs at least ``value`` (exactly ``value`` when ``exact``), by its
+    claims (``claims[top]`` is the class's own); ``nodes`` searched.
 
-    Packed by the worker that searched it, as its claims file holds it: a part of a big game holds up to a
-    hundred MB of claims as JSON and some ten times that as Python lists (mm:5:7's first 51 parts: 643 thousand
-    claims, 1.17 GB of JSON, and 13 GB in the process that held them as lists), so the run keeps them packed
-    and unpacks one at a time when it assembles the certificate. The worker holds them as JSON while it searches
-    too (``Prover(as_json=True)``)."""
+    The claims are packed, as its claims file holds them: in ``data``, or with a parts folder in ``file``
+    alone (``data`` empty), whose SHA-256 must still be ``sha256`` each time it is read. A part of a big game
+    holds up to a GB of claims as JSON and some eight times that as Python lists (mm:5:7's first 51 parts: 643
+    thousand claims, 1.17 GB of JSON, and 13 GB in the process that held them as lists), and bc:5:9's parts
+    come to GBs packed, so the run holds none of them: it reads one part at a time, a claim at a time
+    (:meth:`claims`), when it assembles the certificate. The worker holds them as JSON while it searches
+    (``Prover(as_json=True)``)."""
 
     value: int
     exact: bool
     nodes: int
     data: bytes
     top: int
+    file: str | None = None
+    sha256: str | None = None
+
+    def packed(self):
+        """The claims file's bytes: held, or mapped from the folder (InputError if it changed since)."""
+        if self.file is None:
+            return self.data
+        data = map_input(self.file, "certificate part")
+        if hashlib.sha256(data).hexdigest() != self.sha256:
+            raise InputError(f"certificate part {self.file} changed after this run read it (checksum mismatch); "
+                             "run again, and it is searched again")
+        return data
+
+    def members(self, packed=None):
+        """The claims file's members as they come: (certificate.CLAIM, claim) for each claim, then
+        ("witnesses", [...]). ``packed``: the file's bytes, if already read and checked."""
+        return members(self.packed() if packed is None else packed, self.file or "certificate part")
+
+    def claims(self, packed=None):
+        """The part's claims, one at a time."""
+        return (value for name, value in self.members(packed) if name is CLAIM)
+
+    def claim(self, k: int, packed=None) -> list:
+        """The part's claim ``k`` (ValueError if it has fewer), read no further than it."""
+        for i, value in enumerate(self.claims(packed)):
+            if i == k:
+                return value
+        raise ValueError(f"it has no claim {k}")
+
+    def outline(self) -> tuple[int, list]:
+        """How many claims the part has, and its witnesses, read through it a claim at a time."""
+        count, witnesses = 0, None
+        for name, value in self.members():
+            if name is CLAIM:
+                count += 1
+            elif name == "witnesses":
+                witnesses = value
+        if witnesses is None:
+            raise ValueError(f"certificate part {self.file or ''} lists no witnesses")
+        return count, witnesses
 
     def unpack(self) -> tuple[list, list]:
-        """The part's claims and their witnesses."""
-        doc = orjson.loads(gzip.decompress(self.data))
+        """The part's claims and their witnesses, held whole (for tests and small parts)."""
+        doc = orjson.loads(gzip.decompress(self.packed()))
         return doc["claims"], doc["witnesses"]
 
 
 def pack(claims_json: bytes | memoryview, witnesses: list) -> bytes:
     """A part's claims file (gzip-compressed JSON, no timestamp: same part, same bytes) from its claims' JSON
     without the brackets (Prover.claims_json): the bytes orjson writes for ``{"claims": [...], "witnesses":
-    [...]}``, compact, in that order, compressed as certificates are (certificate.gzip_pieces) without
+    [...]}``, compact, in that order, compressed as certificates are (certificate.gzip_chunks) without
     copying the claims' JSON into one document first: on the largest parts that copy was a GB."""
-    return gzip_pieces((b'{"claims":[', claims_json, b'],"witnesses":' + orjson.dumps(witnesses) + b"}"))
+    return b"".join(gzip_chunks((b'{"claims":[', claims_json, b'],"witnesses":' + orjson.dumps(witnesses) + b"}")))
 
 
 def run_part(game: Game, cap: int | None, consistent_only: bool, options: Options, path: list, beta: int) -> PartResult:
@@ -196,6 +237,9 @@ class _Parts:
         self.submit, self.store, self.warn, self.tables = submit, store, warn, tables
         self.searched = 0  # parts searched in this run (not taken from the folder)
         self.failed = False  # a part could not be written: the rest are not tried (said once)
+        # a part searched in this run and put in the folder, by its future, as read from there (its claims not
+        # held): set in the thread that ends the future, before the run's loop hears of it (see taken)
+        self.kept: dict[Future, PartResult] = {}
 
     def start(self, path: list, beta: int) -> Future:
         """The part's future: from the folder if it holds the part, else from the executor."""
@@ -217,34 +261,48 @@ class _Parts:
 
     def _ended(self, task: dict, fut: Future) -> None:
         if not fut.cancelled() and fut.exception() is None:
-            self.keep(task, fut.result())
+            kept = self.keep(task, fut.result())
+            if kept is not None:
+                self.kept[fut] = kept
 
-    def keep(self, task: dict, result: PartResult) -> None:
-        """Put a part searched in this run in the folder (its claims file first, then its entry). Safe to
-        call from several threads (CheckpointStore.save is; each part has its own files)."""
+    def taken(self, fut: Future) -> PartResult:
+        """An ended part's result: as the folder keeps it if it was put there, else as its worker sent it.
+        (A future's callbacks run in the order they were added: ``start`` adds the one that keeps the part
+        before the run's loop adds the one by which it hears that the part ended.)"""
+        kept = self.kept.pop(fut, None)
+        return fut.result() if kept is None else kept
+
+    def keep(self, task: dict, result: PartResult) -> PartResult | None:
+        """Put a part searched in this run in the folder (its claims file first, then its entry), and return
+        it as read from there; None if it is not kept. Safe to call from several threads (CheckpointStore.save
+        is; each part has its own files)."""
         if self.store.stopped or self.failed:
-            return
+            return None
         data = result.data
         name = os.path.basename(self.store.path(task))[: -len(".json")] + CLAIMS_SUFFIX
+        digest = hashlib.sha256(data).hexdigest()
         try:
             write_atomic(os.path.join(self.store.folder, name), data, "certificate part")
             self.store.save(task, {"value": result.value, "exact": result.exact, "nodes": result.nodes,
-                                   "top": result.top, "file": name, "sha256": hashlib.sha256(data).hexdigest()})
+                                   "top": result.top, "file": name, "sha256": digest})
         except TreegenError as exc:  # a part on disk only saves time: losing them must not lose the run
             self.failed = True
             self.warn(f"{exc}; going on without saving parts")
+            return None
+        return PartResult(result.value, result.exact, result.nodes, b"", result.top,
+                          os.path.join(self.store.folder, name), digest)
 
     def _read(self, outcome: dict, history: list) -> PartResult | None:
         """The part an entry names, or None (said in one line) if its claims file is missing or damaged, or
         its class's own claim is not about ``history`` at the entry's value."""
         path = os.path.join(self.store.folder, outcome["file"])
         try:
-            data = read_input(path, "certificate part", PART_LIMIT)
+            data = map_input(path, "certificate part")
             if hashlib.sha256(data).hexdigest() != outcome["sha256"]:
                 raise ValueError("checksum mismatch: its content changed after it was written")
-            result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), data,
-                                int(outcome["top"]))
-            own = result.unpack()[0][result.top]
+            result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), b"",
+                                int(outcome["top"]), path, outcome["sha256"])  # its claims are not held
+            own = result.claim(result.top, data)
             # the root takes the class's value from the entry and the checker from the claim: they must agree
             if own[0] != history or (INF if own[2] is None else own[2]) != result.value:
                 raise ValueError(f"its own claim is about {own[0]} at {own[2]}, not {history} at {result.value}")
@@ -268,11 +326,13 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
                      options: Options | None = None, submit=None, store: CheckpointStore | None = None,
                      warn: Callable[[str], None] = lambda message: None,
                      progress: Callable[[int, int], None] | None = None, tree: Wire | None = None,
-                     split: int | None = None) -> tuple[bytes, dict]:
-    """The certificate (its file's bytes, as ``certificate.certificate_to_bytes`` writes them) that no strategy
-    within ``cap`` guesses (None: any number) costs less in total than ``cost``, and the run's figures (parts,
-    searched, nodes, claims, sets split, seconds). The claims are written one part at a time, never all held
-    as lists.
+                     split: int | None = None) -> tuple[Iterator[bytes], dict]:
+    """The certificate that no strategy within ``cap`` guesses (None: any number) costs less in total than
+    ``cost``, as its file's bytes in chunks to be written in order (``certificate.certificate_chunks``: the
+    bytes ``certificate.certificate_to_bytes`` writes), and the run's figures (parts, searched, nodes, claims,
+    sets split, seconds). The chunks are made as they are taken, from the parts one at a time and a claim at
+    a time, so that neither the claims nor the certificate is ever held whole: with a parts folder, the parts
+    must stay there until the chunks are written.
 
     ``options``: the search's levers (None: the defaults). ``submit(fn, *args)`` runs a part and returns
     its future (an executor's submit; None: in this process). ``store`` keeps the parts (None: nowhere);
@@ -378,7 +438,7 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
         # in a fixed order, so that the parts folder is written alike in every run
         for fut in sorted(finished, key=lambda f: (order[id(pending[f][0])], *pending[f][1:])):
             at, i, k = pending.pop(fut)
-            state, result = at.guesses[i], fut.result()
+            state, result = at.guesses[i], parts.taken(fut)
             state.waiting -= 1
             state.values[k], state.exact[k], state.parts[k] = result.value, result.exact, result
             done += 1
@@ -391,7 +451,7 @@ def certify_in_parts(game: Game, cap: int | None, cost: int, consistent_only: bo
     prover.claims = []
     head = prover.document({"least_cost": top})
     del head["claims"]  # the last key: written one claim at a time
-    certificate = certificate_claims_to_bytes(head, _claims(items))
+    certificate = certificate_chunks(head, _claims(items))
     figures = {"parts": done, "searched": parts.searched, "nodes": nodes, "claims": count, "nodes_split": len(every) - 1,
                "seconds": round(time.perf_counter() - clock, 1)}
     return certificate, figures
@@ -435,10 +495,10 @@ def _lay_out(prover: Prover, cap: int | None, at: _Node, items: list, count: int
                 index, count = _lay_out(prover, cap, part, items, count)
                 refs.append([state.guess, int(t.hints[hint]), index, -1])
                 continue
-            part_claims, witnesses = part.unpack()
+            claims, witnesses = part.outline()
             items.append((part, count, [prover._witness(perm, sigma) for perm, sigma in witnesses]))
             refs.append([state.guess, int(t.hints[hint]), count + part.top, -1])
-            count += len(part_claims)
+            count += claims
     items.append([_history(t, at.path), None if cap is None else at.depth, None if at.target >= INF else at.target,
                   prover.generators(tuple(at.path[0::2]), at.secrets), refs])
     return count, count + 1
@@ -453,6 +513,6 @@ def _claims(items: list):
             yield item
             continue
         part, offset, wmap = item
-        for history, cdepth, value, gens, crefs in part.unpack()[0]:
+        for history, cdepth, value, gens, crefs in part.claims():
             yield [history, cdepth, value, [wmap[w] for w in gens],
                    [[g, h, j, w] if j < 0 else [g, h, j + offset, w if w < 0 else wmap[w]] for g, h, j, w in crefs]]
