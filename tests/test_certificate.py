@@ -382,6 +382,49 @@ def test_a_certificate_is_checked_a_claim_at_a_time_whatever_its_size(mastermind
         check_certificate_bytes(certificate_to_bytes(doc), "c")
 
 
+def test_shared_among_processes_a_check_proves_and_fails_as_one_process_does(tmp_path):
+    """check_certificate_file: several processes, each checking a share of the claims, give the Proof one
+    process gives, and for a tampered certificate the same failure, at the same claim: a claim checked by
+    one process and only noted by the others (Checker.note), even when it is malformed and a claim that
+    another process checks refers to it."""
+    from treegen.certificate import SHARE_BLOCK, check_certificate_file
+
+    data = (ROOT / "trees" / "mastermind-optimal-crush.cert.json.gz").read_bytes()
+    doc = certificate_from_bytes(data)
+    claims = doc["claims"]
+    assert len(claims) > 20 * SHARE_BLOCK
+
+    def both(doc, workers):
+        path = tmp_path / "c.cert.json.gz"
+        path.write_bytes(certificate_to_bytes(doc))
+        got = []
+        for check in (lambda d: check_certificate_bytes(d, "c"), lambda d: check_certificate_file(d, str(path), "c", None, workers)):
+            try:
+                proof = check(path.read_bytes())
+                got.append((proof.game, proof.least_cost, proof.impossible_within, proof.cap, proof.extra, proof.claims))
+            except CertificateError as exc:
+                got.append(str(exc))
+        return got
+
+    for workers in (2, 3):
+        one, shared = both(doc, workers)
+        # the crush certificate: 539 secrets at the fifth guess at least, and four guesses impossible
+        assert one == shared and one[1:] == (3498886, 4, 5, 6481, len(claims))
+    # a claim's value raised: it fails, in block 1 (checked by the second process of two)
+    i = next(i for i in range(SHARE_BLOCK, 2 * SHARE_BLOCK) if claims[i][2] is not None)
+    tampered = copy.deepcopy(doc)
+    tampered["claims"][i][2] += 10**6
+    one, shared = both(tampered, 2)
+    assert one == shared and one.startswith(f"certificate claim {i}: ")
+    # a claim referred to later, made malformed: a process that only notes it must not report another failure
+    refs = [(j, i) for i, c in enumerate(claims) for (_, _, j, _) in c[4] if j >= 0]
+    j, i = next((j, i) for j, i in refs if (j // SHARE_BLOCK) % 2 == 1 and (i // SHARE_BLOCK) % 2 == 0)
+    broken = copy.deepcopy(doc)
+    broken["claims"][j][1] = "x"
+    one, shared = both(broken, 2)
+    assert one == shared and one.startswith(f"certificate: claim {j}: depth must be an integer")
+
+
 def test_a_damaged_or_odd_file_is_refused_by_the_claim_by_claim_reader(mastermind_certificates):
     doc = mastermind_certificates[("average", None, False)]
     data = certificate_to_bytes(doc)
@@ -418,7 +461,7 @@ def test_the_checker_shares_no_code_with_the_search():
         elif isinstance(node, ast.ImportFrom):
             imported.add(("." * node.level) + (node.module or ""))
     assert imported <= {"__future__", "codecs", "gzip", "itertools", "json", "re", "struct", "time", "zlib", "collections.abc",
-                        "dataclasses", "numpy", ".rules"}, imported
+                        "dataclasses", "hashlib", "mmap", "multiprocessing", "numpy", ".rules"}, imported
     # and at run time: checking a certificate loads neither numba nor any of treegen's search modules
     code = ("import sys, treegen.certificate as c\n"
             "doc = c.certificate_from_bytes(sys.stdin.buffer.read())\n"
@@ -474,6 +517,13 @@ def test_solve_writes_a_certificate_that_verify_checks(tmp_path):
     bad.write_bytes(certificate_to_bytes(doc))
     r = run("verify", str(tree), "-q", "--certificate", str(bad))
     assert r.returncode == 1 and f"claim {len(doc['claims']) - 1}" in r.stderr and "Traceback" not in r.stderr
+    # shared among two processes: the same report, the same failure; --workers 0 refused
+    one = run("verify", str(tree), "-q", "--certificate", str(cert))
+    two = run("verify", str(tree), "-q", "--certificate", str(cert), "--workers", "2")
+    assert two.returncode == 0 and two.stdout.split(" claims checked")[0] == one.stdout.split(" claims checked")[0]
+    assert run("verify", str(tree), "-q", "--certificate", str(bad), "--workers", "2").stderr == r.stderr
+    refused = run("verify", str(tree), "-q", "--workers", "0")
+    assert refused.returncode == 2 and refused.stderr == "treegen: error: --workers must be at least 1, not 0\n"
     # the tree names its certificate's digest: another file in its place is refused
     cert.write_bytes(bad.read_bytes())
     r = run("verify", str(tree), "-q")

@@ -73,7 +73,7 @@ import struct
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -88,11 +88,15 @@ _BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesse
 _POPCOUNT = getattr(np, "bitwise_count", None)  # numpy 2.0 and later
 HINTS_MAX = 64  # a set's hints are ORed as one bit each into a 64-bit mask (see Checker.keys)
 HELD = 2048  # witnesses' maps, and orbits of generator lists, kept for reuse (see _hold)
+SHARE_BLOCK = 64  # claims in a row that one process checks when several share a certificate (small, for balance)
 UNPACKED_LIMIT = 1 << 30  # the most bytes certificate_from_bytes, which holds the whole text, unpacks (no zip bomb)
 
 
 class CertificateError(TreegenError):
-    """A certificate that does not prove what it says: malformed, or a claim that does not hold."""
+    """A certificate that does not prove what it says: malformed, or a claim that does not hold (``claim``:
+    its index, None if the failure is not one claim's)."""
+
+    claim: int | None = None
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,9 @@ def _hold(cache: dict, key, value) -> None:
 
 
 def _fail(i: int, what: str) -> CertificateError:
-    return CertificateError(f"certificate claim {i}: {what}")
+    exc = CertificateError(f"certificate claim {i}: {what}")
+    exc.claim = i
+    return exc
 
 
 def _int(value, what: str, lo: int = 0, hi: int = INF, none: bool = False):
@@ -560,7 +566,27 @@ class Checker:
         return f"the {n} secrets {where}, within {depth if depth is not None else 'any number of'} guesses"
 
     # -- the whole certificate -----------------------------------------------------------------------
-    def run(self, progress: Callable[[int, int], None] | None = None) -> Proof:
+    def note(self, i: int, claim, keep: bool) -> None:
+        """Record claim i as it states itself, unchecked, for the claims after it that refer to it: its
+        depth, its value and (``keep``: a later claim refers to it) its set. For a process that checks a share
+        of the claims (see check_certificate_file): another process checks this one. A claim whose form is
+        wrong is recorded as a set of no secrets, not raised here: the process that checks it fails on it, at
+        its index, which is below that of any claim that refers to it."""
+        try:
+            depth = _int(claim[1], f"claim {i}: depth", 1, 64, none=True)
+            value = _int(claim[2], f"claim {i}: value", 0, INF - 1, none=True)
+            secrets = self.rebuild(i, claim[0]) if keep else None
+        except (CertificateError, TypeError, IndexError, KeyError):
+            depth, value, secrets = None, 0, np.zeros(0, dtype=np.int64)
+        self.sets.append(secrets)
+        self.depths.append(depth)
+        self.values.append(INF if value is None else value)
+
+    def run(self, progress: Callable[[int, int], None] | None = None, share: tuple[int, int] = (0, 1)) -> Proof:
+        """Check every claim (``share`` (k, n): only the claims of blocks k, k + n, k + 2n, ... of SHARE_BLOCK,
+        recording the others as they state themselves, see :meth:`note`; every claim is checked by one of
+        the n processes, so they prove together what one proves alone) and the roots; the Proof."""
+        k, n = share
         start = time.perf_counter()
         # A claim's set is kept until the last claim that refers to it (and the roots' to the end), so that
         # memory follows the claims in use, not all of them (bulls-cows' crush has 693,362): a first pass
@@ -580,7 +606,15 @@ class Checker:
         for j, i in last.items():
             release.setdefault(i, []).append(j)
         for i, claim in enumerate(self.claims()):
-            self.check(i, claim)
+            if n == 1 or (i // SHARE_BLOCK) % n == k:
+                try:
+                    self.check(i, claim)
+                except CertificateError as exc:
+                    if exc.claim is None:  # a field of the claim that _int refused: still claim i's failure
+                        exc.claim = i
+                    raise
+            else:
+                self.note(i, claim, i in last)
             if i not in last:
                 self.sets[i] = None  # no claim refers to it
             for j in release.get(i, ()):
@@ -597,7 +631,7 @@ class Checker:
                 continue
             if type(j) is not int or not 0 <= j < total:
                 raise CertificateError(f"certificate: root {name} names claim {str(j)[:20]}, which it does not have")
-            if self.sets[j].size != self.game.secret_count:  # every secret (a list's other guesses are none)
+            if self.sets[j] is None or self.sets[j].size != self.game.secret_count:  # every secret (a list's other guesses are none)
                 raise _fail(j, f"it is the {name} root but is not about the whole game")
             if name == "least_cost":
                 if self.values[j] >= INF:
@@ -863,6 +897,86 @@ def check_certificate_bytes(data: bytes, source: str = "<bytes>",
         return (value for name, value in members(data, source) if name is CLAIM)
 
     return Checker(head, claims).run(progress)
+
+
+def check_certificate_file(data, path: str, source: str | None = None,
+                           progress: Callable[[int, int], None] | None = None, workers: int = 2) -> Proof:
+    """Check the certificate file at ``path``, whose bytes ``data`` (mapped) this process holds, with
+    ``workers`` processes: each reads the whole file (checking first that its bytes are ``data``'s, by
+    SHA-256) and checks a share of the claims (:meth:`Checker.run`), the same Proof or the same failure as
+    :func:`check_certificate_bytes` gives, in about 1/workers of the time for a big certificate, with each
+    process holding what that one holds. ``progress(done, total)``: the claims every process has passed."""
+    import hashlib
+    import multiprocessing
+
+    source = path if source is None else source
+    digest = hashlib.sha256(data).hexdigest()
+    ctx = multiprocessing.get_context("spawn")  # a fresh interpreter each: nothing of this process is shared
+    results = ctx.SimpleQueue()
+    passed = [ctx.Value("q", 0, lock=False) for _ in range(workers)]
+    total = ctx.Value("q", 0, lock=False)
+    start = time.perf_counter()
+    procs = [ctx.Process(target=_check_share, args=(path, digest, source, k, workers, passed[k], total, results),
+                         daemon=True) for k in range(workers)]
+    got: dict[int, tuple] = {}
+    try:
+        for proc in procs:
+            proc.start()
+        while len(got) < workers:
+            while not results.empty():
+                k, outcome = results.get()
+                got[k] = outcome
+            if len(got) < workers:
+                dead = [k for k, proc in enumerate(procs) if k not in got and not proc.is_alive()]
+                if dead and results.empty():
+                    raise TreegenError(f"{source}: a checking process ended without a result (exit status "
+                                       f"{procs[dead[0]].exitcode}); check it with fewer workers")
+                time.sleep(0.2)
+                if progress is not None and total.value:
+                    progress(min(p.value for p in passed), total.value)
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
+    failures = [(at, k, message) for k, (kind, at, message) in got.items() if kind == "failed"]
+    if failures:
+        # The first failing claim, as one process checking them all would report it: that claim fails in the
+        # process that checks it, and every other process's first failure comes later (or at that claim, when
+        # it only noted it, see Checker.note), so the first is the least index, from its checking process.
+        def rank(item):
+            at, k, _ = item
+            owner = at is not None and (at // SHARE_BLOCK) % workers == k
+            return (INF if at is None else at, not owner, k)
+
+        raise CertificateError(min(failures, key=rank)[2])
+    return replace(got[0][1], seconds=time.perf_counter() - start)
+
+
+def _check_share(path: str, digest: str, source: str, k: int, n: int, passed, total, results) -> None:
+    """One process of check_certificate_file: its share of the claims checked, its outcome put in
+    ``results`` as (k, ("proved", Proof, None)) or (k, ("failed", claim index or None, message))."""
+    import hashlib
+    import mmap
+
+    try:
+        with open(path, "rb") as f:
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise CertificateError(f"{source}: the file changed while it was being checked")
+        head = _head(data, source, None, None)
+
+        def claims() -> Iterator:
+            return (value for name, value in members(data, source) if name is CLAIM)
+
+        def progress(done: int, count: int) -> None:
+            total.value, passed.value = count, done
+
+        results.put((k, ("proved", Checker(head, claims).run(progress, (k, n)), None)))
+    except CertificateError as exc:
+        results.put((k, ("failed", exc.claim, str(exc))))
+    except Exception as exc:  # noqa: BLE001 -- any other failure comes back as one line, not as a traceback from a child
+        results.put((k, ("failed", None, f"{source}: checking failed: {type(exc).__name__}: {exc}")))
 
 
 def check_certificate(doc, progress: Callable[[int, int], None] | None = None) -> Proof:

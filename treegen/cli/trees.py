@@ -72,6 +72,7 @@ def add_verify(sub) -> None:
         "  cat bc.json | treegen verify -          # standard input\n"
         "  treegen verify trees/mastermind-value.json   # a value file: both strategies, exactly\n"
         "  treegen verify mm.json --certificate mm.cert.json.gz   # also check a certificate of optimality\n"
+        "  treegen verify mm57.json --certificate mm57.cert.json.gz --workers 2   # a big one, on 2 cores\n"
         "\n"
         "a tree that names its certificate (treegen solve --certificate) has it checked too, when the file\n"
         "is beside the tree: exit 1 if it fails or does not certify the tree's figures.\n",
@@ -83,10 +84,13 @@ def add_verify(sub) -> None:
                    "tree names, if it is beside the tree)")
     p.add_argument("--no-certificate", action="store_true", help="do not check the certificate a tree names")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar while a certificate is checked")
+    p.add_argument("--workers", type=whole(None, 10**9), default=1, metavar="K",
+                   help="processes that check a certificate, each a share of its claims and each holding what one "
+                   "would (default 1: a certificate of under a minute gains little)")
     add_tree_game(p)
 
 
-def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) -> None:
+def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool, workers: int = 1) -> None:
     """Check the certificate at ``path`` (None: the one the tree's provenance names, beside the tree, if
     any) and print what it certifies; CertificateError or NotCertified if it fails."""
     import hashlib
@@ -109,7 +113,7 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) 
     # A certificate given by name is checked on its own merits; the one found beside the tree must be the one it names.
     if found and named.get("sha256") not in (None, hashlib.sha256(data).hexdigest()):
         raise NotCertified(f"{path} is not the certificate the tree names (its SHA-256 differs)")
-    from ..certificate import check_certificate_bytes
+    from ..certificate import check_certificate_bytes, check_certificate_file
 
     bar = None
     if not quiet:
@@ -123,7 +127,10 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool) 
         bar.update(done - bar.n)
 
     try:
-        proof = check_certificate_bytes(data, path, progress if bar is not None else None)
+        if workers > 1 and path != "-" and len(data):
+            proof = check_certificate_file(data, path, path, progress if bar is not None else None, workers)
+        else:
+            proof = check_certificate_bytes(data, path, progress if bar is not None else None)
     finally:
         if bar is not None:
             bar.close()
@@ -142,6 +149,8 @@ def cmd_verify(args) -> int:
 
     if args.max_guesses is not None and args.max_guesses < 1:
         raise TreegenError(f"--max-guesses must be at least 1, not {args.max_guesses}")
+    if args.workers < 1:
+        raise TreegenError(f"--workers must be at least 1, not {args.workers}")
     if args.file.count("-") > 1:
         raise TreegenError("standard input ('-') can be read only once")
     game = tree_game(args)
@@ -173,7 +182,7 @@ def cmd_verify(args) -> int:
             print(describe_tree(tree))
             print(format_stats(stats))
             if not args.no_certificate:
-                check_certificate_of(name, args.certificate, tree, stats, args.quiet)
+                check_certificate_of(name, args.certificate, tree, stats, args.quiet, args.workers)
         except InvalidTree as exc:
             kind = "tree" if hasattr(tree, "root") else "value file"
             print(f"treegen: {name} is not a valid {kind}: {exc}", file=sys.stderr)
