@@ -920,23 +920,25 @@ def check_certificate_file(data, path: str, source: str | None = None,
     procs = [ctx.Process(target=_check_share, args=(path, digest, source, k, workers, passed[k], total, results),
                          daemon=True) for k in range(workers)]
     got: dict[int, tuple] = {}
+    started = []
     try:
         for proc in procs:
             proc.start()
+            started.append(proc)
         while len(got) < workers:
             while not results.empty():
                 k, outcome = results.get()
                 got[k] = outcome
             if len(got) < workers:
-                dead = [k for k, proc in enumerate(procs) if k not in got and not proc.is_alive()]
+                dead = [k for k, proc in enumerate(started) if k not in got and not proc.is_alive()]
                 if dead and results.empty():
                     raise TreegenError(f"{source}: a checking process ended without a result (exit status "
-                                       f"{procs[dead[0]].exitcode}); check it with fewer workers")
+                                       f"{started[dead[0]].exitcode}); check it with fewer workers")
                 time.sleep(0.2)
                 if progress is not None and total.value:
                     progress(min(p.value for p in passed), total.value)
     finally:
-        for proc in procs:
+        for proc in started:  # a process that failed to start has nothing to stop
             if proc.is_alive():
                 proc.terminate()
             proc.join()
