@@ -85,8 +85,8 @@ def add_verify(sub) -> None:
     p.add_argument("--no-certificate", action="store_true", help="do not check the certificate a tree names")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar while a certificate is checked")
     p.add_argument("--workers", type=whole(None, 10**9), default=1, metavar="K",
-                   help="processes that check a certificate, each a share of its claims and each holding what one "
-                   "would (default 1: a certificate of under a minute gains little)")
+                   help="processes that check a certificate, each checking a share of its claims and holding about "
+                   "what one process would (default 1)")
     add_tree_game(p)
 
 
