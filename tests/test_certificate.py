@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clitools import run
+from clitools import TREEGEN, run
 from test_search import Brute
 
 from treegen.certificate import (
@@ -522,6 +522,12 @@ def test_solve_writes_a_certificate_that_verify_checks(tmp_path):
     two = run("verify", str(tree), "-q", "--certificate", str(cert), "--workers", "2")
     assert two.returncode == 0 and two.stdout.split(" claims checked")[0] == one.stdout.split(" claims checked")[0]
     assert run("verify", str(tree), "-q", "--certificate", str(bad), "--workers", "2").stderr == r.stderr
+    with open(cert, "rb") as f:
+        piped = subprocess.run([TREEGEN, "verify", str(tree), "-q", "--certificate", "-", "--workers", "2"], stdin=f,
+                               capture_output=True, text=True, timeout=120, check=False)
+    named = piped.stdout.replace("certificate -:", f"certificate {cert}:")  # the same report, the file named "-"
+    assert piped.returncode == 0 and named.split(" claims checked")[0] == one.stdout.split(" claims checked")[0]
+    assert piped.stderr == "treegen: --workers 2: a certificate read from standard input is checked in one process\n"
     refused = run("verify", str(tree), "-q", "--workers", "0")
     assert refused.returncode == 2 and refused.stderr == "treegen: error: --workers must be at least 1, not 0\n"
     # the tree names its certificate's digest: another file in its place is refused

@@ -126,6 +126,9 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool, 
         bar.total = total
         bar.update(done - bar.n)
 
+    if workers > 1 and path == "-":  # each process maps the file itself; a pipe can be read only once
+        print(f"treegen: --workers {workers}: a certificate read from standard input is checked in one process",
+              file=sys.stderr)
     try:
         if workers > 1 and path != "-" and len(data):
             proof = check_certificate_file(data, path, path, progress if bar is not None else None, workers)
