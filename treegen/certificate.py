@@ -885,18 +885,20 @@ def certificate_from_bytes(data: bytes, source: str = "<bytes>") -> dict:
     return doc
 
 
+def claims_in(data: bytes, source: str = "<bytes>") -> Iterator:
+    """A certificate file's claims (or a certificate part's), one at a time as they are read (see members)."""
+    return (value for name, value in members(data, source) if name is CLAIM)
+
+
 def check_certificate_bytes(data: bytes, source: str = "<bytes>",
-                            progress: Callable[[int, int], None] | None = None) -> Proof:
+                            progress: Callable[[int, int], None] | None = None,
+                            share: tuple[int, int] = (0, 1)) -> Proof:
     """Check a certificate file's bytes (gzip-compressed or plain JSON) of any size: the file is read three
     times, for its members but the claims, then for where each claim is last referred to (see Checker.run),
     then to check the claims as they come, so what is held is one claim, the sets later claims refer to and
-    a bounded cache (HELD), not the certificate."""
+    a bounded cache (HELD), not the certificate. ``share``: see Checker.run (check_certificate_file)."""
     head = _head(data, source, None, None)
-
-    def claims() -> Iterator:
-        return (value for name, value in members(data, source) if name is CLAIM)
-
-    return Checker(head, claims).run(progress)
+    return Checker(head, lambda: claims_in(data, source)).run(progress, share)
 
 
 def check_certificate_file(data, path: str, source: str | None = None,
@@ -967,15 +969,11 @@ def _check_share(path: str, digest: str, source: str, k: int, n: int, passed, to
             data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         if hashlib.sha256(data).hexdigest() != digest:
             raise CertificateError(f"{source}: the file changed while it was being checked")
-        head = _head(data, source, None, None)
-
-        def claims() -> Iterator:
-            return (value for name, value in members(data, source) if name is CLAIM)
 
         def progress(done: int, count: int) -> None:
             total.value, passed.value = count, done
 
-        results.put((k, ("proved", Checker(head, claims).run(progress, (k, n)), None)))
+        results.put((k, ("proved", check_certificate_bytes(data, source, progress, (k, n)), None)))
     except CertificateError as exc:
         results.put((k, ("failed", exc.claim, str(exc))))
     except Exception as exc:  # noqa: BLE001 -- any other failure comes back as one line, not as a traceback from a child

@@ -208,9 +208,9 @@ def write_atomic(path: str, data: bytes | Iterable[bytes], what: str = "output f
     temporary file in the same folder, then a rename. Returns the bytes written.
 
     On any error (a short write included, or one raised while the chunks are made) no partial file is left
-    and an existing file at ``path`` is untouched. A symlink is written through to its target. The file replaced keeps its permission bits and
-    its owner (a private 600 file stays private; a rename would otherwise give the new file the default
-    mode). ``durable`` also fsyncs before the rename.
+    and an existing file at ``path`` is untouched. A symlink is written through to its target. The file
+    replaced keeps its permission bits and its owner (a private 600 file stays private; a rename would
+    otherwise give the new file the default mode). ``durable`` also fsyncs before the rename.
     """
     target = os.path.realpath(path) if os.path.islink(path) else path
     try:

@@ -131,7 +131,7 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool, 
               file=sys.stderr)
     try:
         if workers > 1 and path != "-" and len(data):
-            proof = check_certificate_file(data, path, path, progress if bar is not None else None, workers)
+            proof = check_certificate_file(data, path, progress=progress if bar is not None else None, workers=workers)
         else:
             proof = check_certificate_bytes(data, path, progress if bar is not None else None)
     finally:

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 import numpy as np
 import orjson
 
-from ..certificate import CLAIM, certificate_chunks, gzip_chunks, members
+from ..certificate import CLAIM, certificate_chunks, claims_in, gzip_chunks, members
 from ..files import InputError, map_input, write_atomic
 from ..rules import Game, TreegenError, format_code, format_hint, game_to_dict
 from ..tree import Wire
@@ -128,26 +128,14 @@ class PartResult:
                              "run again, and it is searched again")
         return data
 
-    def members(self, packed=None):
-        """The claims file's members as they come: (certificate.CLAIM, claim) for each claim, then
-        ("witnesses", [...]). ``packed``: the file's bytes, if already read and checked."""
-        return members(self.packed() if packed is None else packed, self.file or "certificate part")
-
-    def claims(self, packed=None):
-        """The part's claims, one at a time."""
-        return (value for name, value in self.members(packed) if name is CLAIM)
-
-    def claim(self, k: int, packed=None) -> list:
-        """The part's claim ``k`` (ValueError if it has fewer), read no further than it."""
-        for i, value in enumerate(self.claims(packed)):
-            if i == k:
-                return value
-        raise ValueError(f"it has no claim {k}")
+    def claims(self):
+        """The part's claims, one at a time as they are read."""
+        return claims_in(self.packed(), self.file or "certificate part")
 
     def outline(self) -> tuple[int, list]:
         """How many claims the part has, and its witnesses, read through it a claim at a time."""
         count, witnesses = 0, None
-        for name, value in self.members():
+        for name, value in members(self.packed(), self.file or "certificate part"):
             if name is CLAIM:
                 count += 1
             elif name == "witnesses":
@@ -302,7 +290,7 @@ class _Parts:
                 raise ValueError("checksum mismatch: its content changed after it was written")
             result = PartResult(int(outcome["value"]), bool(outcome["exact"]), int(outcome["nodes"]), b"",
                                 int(outcome["top"]), path, outcome["sha256"])  # its claims are not held
-            own = result.claim(result.top, data)
+            own = _claim(claims_in(data, path), result.top)
             # the root takes the class's value from the entry and the checker from the claim: they must agree
             if own[0] != history or (INF if own[2] is None else own[2]) != result.value:
                 raise ValueError(f"its own claim is about {own[0]} at {own[2]}, not {history} at {result.value}")
@@ -310,6 +298,14 @@ class _Parts:
         except (InputError, ValueError, OSError, EOFError, KeyError, TypeError, IndexError) as exc:
             self.warn(f"certificate part {path}: {exc}; searching it again")
             return None
+
+
+def _claim(claims, k: int) -> list:
+    """Claim ``k`` of claims as they are read (ValueError if there are fewer), read no further than it."""
+    for i, value in enumerate(claims):
+        if i == k:
+            return value
+    raise ValueError(f"it has no claim {k}")
 
 
 def _check_entry(outcome) -> str | None:
