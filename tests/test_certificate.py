@@ -30,7 +30,7 @@ from treegen.certificate import (
     counting_row,
     score_table,
 )
-from treegen.exact.certify import certify, certify_tree
+from treegen.exact.certify import certify, certify_secrets, certify_tree
 from treegen.exact.contracts import SearchBug
 from treegen.exact.objectives import crush_price
 from treegen.exact.solve import solve_game
@@ -447,6 +447,58 @@ def test_the_root_must_be_about_the_whole_game(doc):
     doc["roots"]["least_cost"] = i
     with pytest.raises(CertificateError, match="not about the whole game"):
         check_certificate(doc)
+
+
+# -- a root set (the value of the game's lower side) ---------------------------------------------------------
+
+
+def not_one_symbol(game) -> list[int]:
+    """The codes that are not one symbol repeated: a union of orbits, from which the setter of mastermind's
+    and mm:4:7's values draws (uniformly)."""
+    return [c for c, code in enumerate(game.codes) if len(set(code)) > 1]
+
+
+@pytest.mark.parametrize("spec", ["mm:2:3", "mm:2:4", "mm:3:3"])
+def test_a_root_set_certifies_exactly_the_brute_optimum_over_it(spec, naive):
+    game = resolve_game(spec)
+    brute = Brute(game, naive)
+    root = not_one_symbol(game)
+    best = int(brute.cost(root))
+    assert best < int(brute.cost(brute.everything))  # fewer secrets: a figure of its own, not the game's
+    doc = certify_secrets(game, root, best)
+    assert doc["secrets"] == root
+    proof = check_certificate(doc)
+    assert (proof.least_cost, proof.secrets, proof.cap) == (best, tuple(root), None)
+    with pytest.raises(SearchBug):
+        certify_secrets(game, root, best + 1)  # the search finds the better strategy
+    doc["claims"][doc["roots"]["least_cost"]][2] = best + 1
+    with pytest.raises(CertificateError, match=f"claim {doc['roots']['least_cost']}"):
+        check_certificate(doc)
+
+
+def test_a_root_set_of_every_secret_is_the_ordinary_certificate():
+    game = resolve_game("mm:3:3")
+    cost = solve_game(game).stats.total
+    assert certify_secrets(game, list(range(game.size)), cost) == certify(game, None, cost, None)
+
+
+def test_a_root_set_is_checked(naive):
+    game = resolve_game("mm:3:3")
+    root = not_one_symbol(game)
+    doc = certify_secrets(game, root, int(Brute(game, naive).cost(root)))
+    for secrets in ([], [3, 1], [0, 0, 1], [-1, 4], [0, 27], "all", [1.0]):
+        bad = {**doc, "secrets": secrets}
+        with pytest.raises(CertificateError, match="certificate: secrets must be"):
+            check_certificate(bad)
+    # a secret more or one fewer: the claims are about other sets (the witnesses no longer map them onto
+    # themselves, or the bounds fall short), never proved of them
+    for secrets in (root[1:], sorted(root + [0])):
+        with pytest.raises(CertificateError, match="claim"):
+            check_certificate({**doc, "secrets": secrets})
+    # a tree's total is over every secret: a root set's proof certifies no tree
+    tree = solve_game(game)
+    with pytest.raises(NotCertified, match="over 24 of the 27 secrets"):
+        certified(tree, verify_tree(tree), check_certificate(doc))
 
 
 # -- independence ------------------------------------------------------------------------------------------

@@ -145,6 +145,42 @@ def test_value_command_writes_a_file_that_verify_and_recheck_accept(tmp_path):
     assert r.returncode == 0 and "rechecked" in r.stdout, r.stderr
 
 
+def test_value_command_writes_a_certificate_that_the_value_file_names_and_verify_checks(tmp_path):
+    import hashlib
+    import json
+
+    out, cert = tmp_path / "v.json", tmp_path / "v.cert.json.gz"
+    r = run("value", "--game", "bc:3:5", "-o", str(out), "-q", "--certificate", str(cert))  # one orbit: all 60 codes
+    assert r.returncode == 0, r.stderr
+    assert "wrote    certificate" in r.stdout and "below 196" in r.stdout
+    named = json.loads(out.read_bytes())["provenance"]["certificate"]
+    assert named == {"file": "v.cert.json.gz", "sha256": hashlib.sha256(cert.read_bytes()).hexdigest()}
+    r = run("verify", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "certified no tree averages below 49/15 against the setter" in r.stdout and "1 claims checked" in r.stdout
+    assert "rests on the exact search" in run("verify", str(out), "--no-certificate").stdout
+    # the tree's certificate, given by name, certifies the value too: the same 60 secrets and total
+    tree = tmp_path / "t.json"
+    assert run("solve", "--game", "bc:3:5", "-q", "-o", str(tree), "--certificate", str(tmp_path / "t.cert")).returncode == 0
+    r = run("verify", str(out), "--certificate", str(tmp_path / "t.cert"))
+    assert r.returncode == 0 and "certified no tree averages below 49/15" in r.stdout, r.stderr
+    # another game's certificate in its place: not the one the value file names
+    assert run("solve", "--game", "mm:2:3", "-q", "-o", str(tree), "--certificate", str(cert)).returncode == 0
+    r = run("verify", str(out))
+    assert r.returncode == 1 and "is not the certificate the file names" in r.stderr
+    # mm:3:4's setter draws its codes unalike: the value file is written and valid, no certificate, exit 1
+    out, cert = tmp_path / "m.json", tmp_path / "m.cert.json.gz"
+    r = run("value", "--game", "mm:3:4", "-o", str(out), "-q", "--certificate", str(cert))
+    assert r.returncode == 1 and out.exists() and not cert.exists()
+    assert r.stderr.startswith("treegen: no certificate written") and len(r.stderr.strip().splitlines()) == 1
+    assert "no certificate covers a setter that draws its codes unalike" in run("verify", str(out)).stdout
+    # refused up front: with --recheck, and onto the value file itself
+    r = run("value", "--recheck", str(out), "--certificate", str(cert))
+    assert r.returncode == 2 and "--certificate does not go with --recheck" in r.stderr
+    r = run("value", "--game", "mm:2:3", "-o", str(out), "--certificate", str(out))
+    assert r.returncode == 2 and "give two files" in r.stderr
+
+
 def test_bad_input_to_value_is_one_line(tmp_path):
     r = run("value", "--game", "mm:9:9")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from clitools import run
-from treegen.valuefile import FalseValue, check_value, game_orbits, orbit_totals, value_from_bytes, value_to_bytes
+from treegen.valuefile import (FalseValue, certified_value, check_value, game_orbits, orbit_totals, uniform_support,
+                               value_from_bytes, value_to_bytes)
 from treegen.rules import resolve_game
 from treegen.symmetry import class_of
 from treegen.tree import InvalidTree, TreeError
@@ -108,6 +109,44 @@ def test_verify_names_the_false_claim_and_exits_1(mm33, tmp_path):
     assert r.returncode == 1 and "not to the claimed value 2" in r.stderr
     r = run("show", str(good))
     assert r.returncode == 2 and "value file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+# -- certificates of the lower side ---------------------------------------------------------------------
+
+
+def test_a_certificate_over_the_codes_the_setter_draws_proves_the_value_from_below(mm33):
+    from dataclasses import replace
+
+    from treegen.certificate import check_certificate
+    from treegen.exact.certify import certify, certify_secrets
+    from treegen.exact.contracts import INF
+    from treegen.exact.solver import Solver
+    from treegen.verify import NotCertified
+
+    vf = load(mm33)
+    game = vf.game
+    assert uniform_support(vf) == list(range(27))  # mm:3:3's setter draws every code alike
+    assert certified_value(vf, check_certificate(certify(game, None, 73, None))) == [
+        "no tree averages below 73/27 against the setter: no strategy's total over its 27 codes is below 73"]
+    # a setter drawing alike from the 24 codes that are not one symbol three times (orbits 000, 001, 012)
+    drawn = [c for c, code in enumerate(game.codes) if len(set(code)) > 1]
+    least = Solver(game).solve(np.array(drawn, dtype=np.int32), INF)
+    v24 = replace(vf, setter=(Fraction(0), Fraction(18, 24), Fraction(6, 24)), value=Fraction(least, 24))
+    assert uniform_support(v24) == drawn
+    proof = check_certificate(certify_secrets(game, drawn, least))
+    assert certified_value(v24, proof) == [f"no tree averages below {Fraction(least, 24)} against the setter: no "
+                                           f"strategy's total over its 24 codes is below {least}"]
+    for other, message in [
+        (replace(v24, value=v24.value + Fraction(1, 24)), "not the claimed value"),
+        (replace(v24, setter=(Fraction(0), Fraction(1, 2), Fraction(1, 2))), "does not draw every code"),
+        (vf, "about 24 secrets, not the 27 codes the setter draws from"),
+    ]:
+        with pytest.raises(NotCertified, match=message):
+            certified_value(other, proof)
+    for doc, message in [(certify(game, 3, 73, None), "no cap"), (certify(game, None, 73, None, True), "no cap"),
+                         (certify(resolve_game("mm:2:3"), None, 21, None), "is for")]:
+        with pytest.raises(NotCertified, match=message):
+            certified_value(vf, check_certificate(doc))
 
 
 # -- the shipped value files ---------------------------------------------------------------------------

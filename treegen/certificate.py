@@ -6,7 +6,10 @@ half of "optimal": that nothing is cheaper. It is a list of **claims**, each abo
     claim i = (history, depth, value, generators, references)
 
 - ``history`` (g1, h1, g2, h2, ...) defines the set S: the secrets (every code but a list game's other guesses) that give hint h_k to guess g_k for
-  every k. The checker rebuilds S from its own hint table; nothing else about S is taken on trust.
+  every k. The checker rebuilds S from its own hint table; nothing else about S is taken on trust. A
+  certificate may name its root set, ``secrets`` (sorted codes, some of the game's secrets): then S is
+  the root set's codes that give those hints, and every claim, roots included, is about them (see
+  below).
 - The claim says: **every strategy that finishes S within ``depth`` guesses (None: any number) costs at
   least ``value``** (None: no strategy finishes S within ``depth``). A strategy's cost is the total over
   S of the guesses each secret needs, plus the certificate's ``extra`` for every secret solved with the
@@ -58,6 +61,14 @@ The certificate's ``roots`` name what it proves about the whole game: ``least_co
 empty history: no strategy within its depth costs less) and ``impossible`` (a claim with the empty
 history and value None: no strategy finishes every secret within its depth).
 
+**A root set.** With ``secrets`` the whole game is the root set R: the secrets are R's codes, every code
+may still be guessed, and a strategy's cost is counted over R alone. Nothing in the rules above asks
+more of S than that it be a set of secrets (the witnesses are checked to map each claim's S onto itself,
+the keys are counted over S, the counting bound needs only |S|), so they hold as written. A strategy for
+the whole game, followed on R's secrets only, is a strategy for R: so the root's least cost bounds from
+below every strategy's total over R, which is what a value file's setter needs when it draws uniformly
+from R (``valuefile.certified_value``).
+
 This module imports only the standard library, numpy and the game's rules: it shares no code with the
 search that wrote the certificate (its hint table, counting bound, orbits and partitions are its own).
 """
@@ -104,7 +115,7 @@ class Proof:
     """What a checked certificate proves about ``game`` (hard mode if ``consistent_only``): no strategy
     within ``cap`` guesses costs less than ``least_cost`` (total + ``extra`` per secret at the cap; None:
     not claimed), and no strategy finishes every secret within ``impossible_within`` guesses (None: not
-    claimed). ``claims`` were checked in ``seconds``."""
+    claimed), the secrets being ``secrets`` (None: all of them). ``claims`` were checked in ``seconds``."""
 
     game: Game
     consistent_only: bool
@@ -114,6 +125,7 @@ class Proof:
     impossible_within: int | None
     claims: int
     seconds: float
+    secrets: tuple[int, ...] | None = None  # the root set's codes (None: every secret of the game)
 
 
 def score_table(game: Game) -> np.ndarray:
@@ -267,11 +279,25 @@ class Checker:
         self.size = g.size
         self._maps: dict[int, np.ndarray] = {}
         self._rows: dict[tuple, np.ndarray] = {}
-        self._prefix: dict[tuple, np.ndarray] = {(): np.arange(g.secret_count)}  # sets by history (see rebuild)
+        self.root = self._root_set(doc.get("secrets", None), "secrets" in doc)
+        self._prefix: dict[tuple, np.ndarray] = {(): self.root}  # sets by history (see rebuild)
         self._orbits: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self.sets: list[np.ndarray] = []  # each checked claim's set
         self.depths: list[int | None] = []
         self.values: list[int] = []
+
+    def _root_set(self, listed, named: bool) -> np.ndarray:
+        """The root set: every secret, or the certificate's ``secrets`` (checked to be secrets of the game,
+        in increasing order, at least one)."""
+        count = self.game.secret_count
+        if not named:
+            return np.arange(count)
+        if not (isinstance(listed, list) and listed and all(type(c) is int for c in listed)):
+            raise CertificateError("certificate: secrets must be a non-empty list of codes (integers)")
+        root = np.array(listed, dtype=np.int64)
+        if root[0] < 0 or root[-1] >= count or (np.diff(root) <= 0).any():
+            raise CertificateError(f"certificate: secrets must be codes from 0 to {count - 1} in increasing order")
+        return root
 
     # -- the pieces ------------------------------------------------------------------------------
     def code_map(self, w: int, i: int) -> np.ndarray:
@@ -631,7 +657,7 @@ class Checker:
                 continue
             if type(j) is not int or not 0 <= j < total:
                 raise CertificateError(f"certificate: root {name} names claim {str(j)[:20]}, which it does not have")
-            if self.sets[j] is None or self.sets[j].size != self.game.secret_count:  # every secret (a list's other guesses are none)
+            if self.sets[j] is None or self.sets[j].size != self.root.size:  # the root set (a subset of it is smaller)
                 raise _fail(j, f"it is the {name} root but is not about the whole game")
             if name == "least_cost":
                 if self.values[j] >= INF:
@@ -645,7 +671,9 @@ class Checker:
             raise CertificateError("certificate: it names no root (least_cost or impossible), so it proves nothing")
         if self.extra and cap is None:
             raise CertificateError("certificate: a price on the last guess needs a least_cost root with a depth")
-        return Proof(self.game, self.hard, cap, self.extra, least, impossible, total, time.perf_counter() - start)
+        secrets = None if self.root.size == self.game.secret_count else tuple(self.root.tolist())
+        return Proof(self.game, self.hard, cap, self.extra, least, impossible, total, time.perf_counter() - start,
+                     secrets)
 
 
 def certificate_to_bytes(doc: dict) -> bytes:

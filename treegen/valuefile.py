@@ -16,7 +16,10 @@ it). It holds:
 mixture holds every orbit to at most v (v is an upper bound) and that the setter's distribution holds every
 listed tree to at least v. That no other tree does better than v against the setter is the lower bound's
 claim; it rests on the exact weighted search and is rechecked by ``treegen value --recheck FILE`` (numpy
-needed). Standard library only, so ``treegen verify`` reads value files as fast as trees.
+needed), or proved by a certificate when the setter draws uniformly from a set of codes R
+(:func:`certified_value`): against such a setter a tree averages its total over R divided by |R|, so a
+certificate that no strategy's total over R is below v * |R| (``certificate``'s root set) proves v from
+below. Standard library only, so ``treegen verify`` reads value files as fast as trees.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any
 
 from .rules import Code, Game, TreegenError, format_code, game_to_dict, parse_code
 from .tree import InvalidTree, Node, TreeError, game_from_obj, node_from_obj, parse_strict_json, walk
-from .verify import check_root
+from .verify import NotCertified, check_root
 
 FORMAT = "treegen-value"
 VERSION = 1
@@ -223,3 +226,37 @@ def check_value(vf: ValueFile, max_guesses: int | None = None) -> None:
         if against < vf.value:
             raise FalseValue(f"guesser tree {k + 1} averages {against} against the setter's distribution, below the "
                              f"claimed value {vf.value}: the setter's distribution does not hold the guesser to it")
+
+
+def uniform_support(vf: ValueFile) -> list[Code] | None:
+    """The codes the setter draws from (sorted), if it draws each of them with the same probability; else None."""
+    per_code = {p / size for (_, size), p in zip(vf.orbits, vf.setter) if p > 0}
+    if len(per_code) != 1:
+        return None
+    labels, _ = orbit_labels(vf.game)
+    return [code for code, o in enumerate(labels) if vf.setter[o] > 0]
+
+
+def certified_value(vf: ValueFile, proof) -> list[str]:
+    """What a checked certificate (``certificate.Proof``) certifies about a checked value file, one line each;
+    NotCertified when it does not prove the value from below: another game or mode, a cap, a setter that is
+    not uniform over the codes it draws from, a root set other than those codes, or a total below v * |R|."""
+    game = vf.game
+    if not proof.game.same_rules(game):
+        raise NotCertified(f"the certificate is for {proof.game.describe()}, not for {game.describe()}")
+    if proof.consistent_only or proof.cap is not None or proof.extra or proof.least_cost is None:
+        raise NotCertified("a value file's certificate must bound every strategy's total (no cap, not hard mode)")
+    support = uniform_support(vf)
+    if support is None:
+        raise NotCertified("the setter does not draw every code it draws from with the same probability; a "
+                           "certificate bounds a total over a set of secrets, so it proves the value only for such a setter")
+    proved = list(range(game.secret_count)) if proof.secrets is None else list(proof.secrets)
+    if proved != support:
+        raise NotCertified(f"the certificate is about {len(proved)} secrets, not the {len(support)} codes the setter "
+                           "draws from")
+    least = Fraction(proof.least_cost, len(support))
+    if least != vf.value:
+        raise NotCertified(f"the certificate proves that no tree averages below {least} against the setter, not the "
+                           f"claimed value {vf.value}")
+    return [f"no tree averages below {vf.value} against the setter: no strategy's total over its {len(support)} "
+            f"codes is below {proof.least_cost}"]

@@ -310,10 +310,13 @@ class NotCertified(TreegenError):
 def certified(tree: Tree, stats: Stats, proof) -> list[str]:
     """What a checked certificate (``certificate.Proof``) certifies about a valid tree with ``stats``, one
     line each; NotCertified naming both figures when it proves less than the tree claims, or applies to
-    other trees (another game, hard mode for an ordinary tree, a cap the tree exceeds)."""
+    other trees (another game, hard mode for an ordinary tree, a cap the tree exceeds, some of the secrets)."""
     game, prov = tree.game, tree.provenance or {}
     if not proof.game.same_rules(game):
         raise NotCertified(f"the certificate is for {proof.game.describe()}, not for {game.describe()}")
+    if proof.secrets is not None:
+        raise NotCertified(f"the certificate bounds strategies over {len(proof.secrets)} of the {game.secret_count} "
+                           "secrets (a value file's setter), not over every secret this tree solves")
     hard = bool(prov.get("consistent_only"))
     if proof.consistent_only and not hard:
         raise NotCertified("the certificate bounds hard-mode strategies only (every guess a possible secret); "

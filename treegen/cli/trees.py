@@ -54,8 +54,6 @@ def verify_value(name: str, vf, max_guesses) -> None:
           f"every secret to at most {vf.value} on average")
     setter = ", ".join(f"{format_code(vf.game, r)}: {p}" for (r, _), p in zip(vf.orbits, vf.setter))
     print(f"setter   orbit probabilities {setter}: every listed tree averages at least {vf.value} against them")
-    print("lower    that no other tree does better rests on the exact search; rerun it with "
-          f"`treegen value --recheck {name}`")
 
 
 # -- verify ----------------------------------------------------------------------------------------
@@ -74,15 +72,16 @@ def add_verify(sub) -> None:
         "  treegen verify mm.json --certificate mm.cert.json.gz   # also check a certificate of optimality\n"
         "  treegen verify mm57.json --certificate mm57.cert.json.gz --workers 2   # a big one, on 2 cores\n"
         "\n"
-        "a tree that names its certificate (treegen solve --certificate) has it checked too, when the file\n"
-        "is beside the tree: exit 1 if it fails or does not certify the tree's figures.\n",
+        "a tree or value file that names its certificate (treegen solve --certificate, treegen value\n"
+        "--certificate) has it checked too, when the certificate is beside it: exit 1 if it fails or does\n"
+        "not certify the file's figures.\n",
     )
     p.add_argument("file", metavar="FILE", nargs="+", help="tree files or value files (docs/tree-format.md); - reads standard input")
     p.add_argument("--max-guesses", type=whole(None, 10**9), default=None, metavar="N", help="fail if a secret needs more than N guesses")
     p.add_argument("--certificate", default=None, metavar="CERT", type=nonempty,
-                   help="check this certificate of the tree's lower bound (one tree only; default: the one the "
-                   "tree names, if it is beside the tree)")
-    p.add_argument("--no-certificate", action="store_true", help="do not check the certificate a tree names")
+                   help="check this certificate of the file's lower bound: a tree's least total, or a value "
+                   "file's value from below (one file only; default: the one the file names, if it is beside it)")
+    p.add_argument("--no-certificate", action="store_true", help="do not check the certificate a file names")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar while a certificate is checked")
     p.add_argument("--workers", type=whole(None, 10**9), default=1, metavar="K",
                    help="processes that check a certificate, each checking a share of its claims and holding about "
@@ -90,9 +89,24 @@ def add_verify(sub) -> None:
     add_tree_game(p)
 
 
+def uncertified(name: str, tree, stats) -> None:
+    """Say that the lower bound of a tree (with its ``stats``) or a value file (``stats`` None) is the search's
+    claim, when no certificate is checked."""
+    if stats is None:
+        from ..valuefile import uniform_support
+
+        how = ("`treegen value --certificate` writes a certificate" if uniform_support(tree) is not None else
+               "no certificate covers a setter that draws its codes unalike")
+        print("lower    that no other tree does better rests on the exact search; rerun it with "
+              f"`treegen value --recheck {name}` ({how})")
+    elif "lower_bound" in (tree.provenance or {}):
+        print("lower    the search's claim, not certified (treegen solve --certificate writes a certificate)")
+
+
 def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool, workers: int = 1) -> None:
-    """Check the certificate at ``path`` (None: the one the tree's provenance names, beside the tree, if
-    any) and print what it certifies; CertificateError or NotCertified if it fails."""
+    """Check the certificate at ``path`` (None: the one the file's provenance names, beside it, if any) of a
+    tree (with its ``stats``) or a value file (``stats`` None), and print what it certifies; CertificateError
+    or NotCertified if it fails."""
     import hashlib
 
     from ..files import map_input
@@ -102,17 +116,16 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool, 
     found = path is None
     if path is None:
         if not isinstance(named, dict) or not isinstance(named.get("file"), str) or name == "<stdin>":
-            if "lower_bound" in (tree.provenance or {}):
-                print("lower    the search's claim, not certified (treegen solve --certificate writes a certificate)")
+            uncertified(name, tree, stats)
             return
         path = os.path.join(os.path.dirname(name), os.path.basename(named["file"]))
         if not os.path.exists(path):
-            print(f"lower    the search's claim; its certificate {named['file']} is not beside the tree")
+            print(f"lower    the search's claim; its certificate {named['file']} is not beside the file")
             return
     data = map_input(path, "certificate file")  # of any size: mapped, and read a claim at a time
-    # A certificate given by name is checked on its own merits; the one found beside the tree must be the one it names.
+    # A certificate given by name is checked on its own merits; the one found beside the file must be the one it names.
     if found and named.get("sha256") not in (None, hashlib.sha256(data).hexdigest()):
-        raise NotCertified(f"{path} is not the certificate the tree names (its SHA-256 differs)")
+        raise NotCertified(f"{path} is not the certificate the file names (its SHA-256 differs)")
     from ..certificate import check_certificate_bytes, check_certificate_file
 
     bar = None
@@ -137,9 +150,10 @@ def check_certificate_of(name: str, path: str | None, tree, stats, quiet: bool, 
     finally:
         if bar is not None:
             bar.close()
+    from ..valuefile import certified_value
     from ..verify import certified
 
-    for line in certified(tree, stats, proof):
+    for line in certified(tree, stats, proof) if stats is not None else certified_value(tree, proof):
         print(f"certified {line}")
     print(f"certificate {path}: {proof.claims:,} claims checked in {proof.seconds:.1f} s")
 
@@ -158,7 +172,7 @@ def cmd_verify(args) -> int:
         raise TreegenError("standard input ('-') can be read only once")
     game = tree_game(args)
     if args.certificate is not None and len(args.file) > 1:
-        raise TreegenError("--certificate goes with one tree file; give the trees one at a time")
+        raise TreegenError("--certificate goes with one tree or value file; give the files one at a time")
     within = f" within {args.max_guesses}" if args.max_guesses is not None else ""
     worst = Exit.OK
     tally = {"valid": 0, "invalid": 0, "not certified": 0, "unreadable": 0}
@@ -178,14 +192,16 @@ def cmd_verify(args) -> int:
         try:
             if not hasattr(tree, "root"):  # a value file
                 verify_value(name, tree, args.max_guesses)
-                tally["valid"] += 1
-                continue
-            stats = verify_tree(tree, args.max_guesses)
-            print(f"{name}: valid tree, every secret solved{within}")
-            print(describe_tree(tree))
-            print(format_stats(stats))
+                stats = None
+            else:
+                stats = verify_tree(tree, args.max_guesses)
+                print(f"{name}: valid tree, every secret solved{within}")
+                print(describe_tree(tree))
+                print(format_stats(stats))
             if not args.no_certificate:
                 check_certificate_of(name, args.certificate, tree, stats, args.quiet, args.workers)
+            elif stats is None:  # a value file says what its lower side rests on (a tree's stats table says enough)
+                uncertified(name, tree, stats)
         except InvalidTree as exc:
             kind = "tree" if hasattr(tree, "root") else "value file"
             print(f"treegen: {name} is not a valid {kind}: {exc}", file=sys.stderr)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..rules import TreegenError, refuse_list_game
-from .common import Exit, add_command, add_game, default_output, game_of, whole, workers_asked
+from .common import Exit, add_command, add_game, default_output, game_of, nonempty, whole, workers_asked
 from .trees import load, verify_value
 
 
@@ -17,7 +17,9 @@ def add_value(sub) -> None:
         "  treegen value --game mastermind           # 5 orbits: prints the value and both strategies\n"
         "  treegen value                             # bulls-cows: one orbit, so the value is 26274/5040\n"
         "  treegen verify mastermind-value.json      # check both strategies exactly, without ortools\n"
-        "  treegen value --recheck mastermind-value.json   # rerun the lower bound's search\n",
+        "  treegen value --recheck mastermind-value.json   # rerun the lower bound's search\n"
+        "  treegen value --game mastermind --certificate mastermind-value.cert.json.gz   # a lower side anyone\n"
+        "  treegen verify mastermind-value.json      #   can check (the setter draws 1290 codes alike)\n",
     )
     add_game(p)
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="where to write the value file (default GAME-value.json)")
@@ -25,6 +27,12 @@ def add_value(sub) -> None:
                    help="processes for the ordinary search (default: the cores; weighted searches run in one)")
     p.add_argument("--recheck", default=None, metavar="FILE",
                    help="check a value file and rerun the search behind its lower bound (exit 1 if it fails)")
+    p.add_argument("--certificate", default=None, metavar="FILE", type=nonempty,
+                   help="also write a certificate of the value's lower side to FILE, which the value file names "
+                   "and `treegen verify` checks: that no strategy's total over the codes the setter draws from is "
+                   "below the value times their number. Only for a setter that draws each of its codes alike "
+                   "(mastermind's, mm:4:7's); for another (royale's) the value file is written, with no "
+                   "certificate, and the exit status is 1")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
@@ -33,15 +41,19 @@ def cmd_value(args) -> int:
     treegen/value.py); ``--recheck FILE`` reruns a value file's lower-bound search."""
     asked = workers_asked(args)
     if args.recheck is not None:
-        if args.output is not None:  # a recheck writes nothing: -o would be silently ignored
-            raise TreegenError("-o does not go with --recheck, which checks a value file and writes nothing")
+        if args.output is not None or args.certificate is not None:  # a recheck writes nothing: never silently ignored
+            raise TreegenError(f"{'-o' if args.output is not None else '--certificate'} does not go with --recheck, "
+                               "which checks a value file and writes nothing")
         return _recheck(args.recheck, asked)
 
+    import dataclasses
+    import hashlib
+    import os
     import time
 
-    from ..valuefile import value_to_bytes
+    from ..valuefile import uniform_support, value_to_bytes
     from ..exact import check_memory, plan_workers
-    from ..files import output_file, write_atomic
+    from ..files import output_file, same_path, write_atomic
     from ..rules import format_code
     from ..value import game_value
 
@@ -49,6 +61,10 @@ def cmd_value(args) -> int:
     refuse_list_game(game, "the value of the game")
     out = args.output if args.output is not None else default_output(game, "value")
     output_file(out, "value file")
+    if args.certificate is not None:
+        output_file(args.certificate, "certificate file")
+        if same_path(out, args.certificate):
+            raise TreegenError(f"the value file and its certificate would both be written to {out}; give two files")
     check_memory(game)
     workers, note = plan_workers(game, asked)
     if note and args.workers is not None:
@@ -69,8 +85,21 @@ def cmd_value(args) -> int:
     finally:
         if bar is not None:
             bar.close()
+    vf = gv.to_file()
+    support = uniform_support(vf)
+    certificate = None
+    if args.certificate is not None and support is not None:
+        from ..certificate import certificate_to_bytes
+        from ..exact.certify import certify_secrets
+
+        # against a setter drawing |R| codes alike, a tree averages its total over R / |R|: the value's lower
+        # side is a least total over R, v * |R| (valuefile.certified_value)
+        certificate = certificate_to_bytes(certify_secrets(game, support, int(gv.value * len(support))))
+        write_atomic(args.certificate, certificate, "certificate file")
+        vf = dataclasses.replace(vf, provenance={**vf.provenance, "certificate": {
+            "file": os.path.basename(args.certificate), "sha256": hashlib.sha256(certificate).hexdigest()}})
     seconds = time.perf_counter() - start
-    write_atomic(out, value_to_bytes(gv.to_file()), "value file")
+    write_atomic(out, value_to_bytes(vf), "value file")
     v = gv.value
     print(f"value of {game.name} against a randomising setter: wrote {out}")
     print(f"value    {v} = {float(v):.6f} guesses on average: no setter holds the guesser's mixture above it, "
@@ -81,7 +110,15 @@ def cmd_value(args) -> int:
           + ", ".join(str(w) for w, _ in gv.guesser) + ", each played under a random relabelling of positions and symbols")
     print(f"proof    exact best response to the setter = {gv.lower} = the mixture's bound; "
           f"{gv.columns} trees generated in {gv.iterations} LP rounds, {gv.nodes} search nodes")
+    if certificate is not None:
+        print(f"wrote    certificate {args.certificate} ({len(certificate):,} bytes): no strategy's total over the "
+              f"{len(support)} codes the setter draws from is below {int(v * len(support))}; check it with "
+              f"`treegen verify {out}`")
     print(f"time     {seconds:.2f} s with {workers} worker{'s' if workers != 1 else ''}")
+    if args.certificate is not None and certificate is None:
+        print(f"treegen: no certificate written: the setter does not draw every code it draws from alike, and a "
+              f"certificate bounds a total over a set of codes ({out} is written and valid)", file=sys.stderr)
+        return Exit.FALSE
     return Exit.OK
 
 

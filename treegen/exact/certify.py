@@ -374,14 +374,16 @@ class Prover:
         return i
 
     # -- the whole game -------------------------------------------------------------------------------
-    def least_cost(self, cap: int | None, cost: int | None) -> int:
+    def least_cost(self, cap: int | None, cost: int | None, secrets: np.ndarray | None = None) -> int:
         """The root claim: no strategy within ``cap`` guesses (None: any number) costs less than ``cost``
-        (None: than the least cost, which the search finds). The search is exact, and its value, tree (wire
-        form) and node count are kept in ``found``; the tree is read off the memo before the claims, so that a
-        known ``cost`` and None give the same claims (certify_tree's and certified_search's)."""
+        (None: than the least cost, which the search finds) over ``secrets`` (sorted codes; None: every
+        secret). The search is exact, and its value, tree (wire form) and node count are kept in ``found``;
+        the tree is read off the memo before the claims, so that a known ``cost`` and None give the same
+        claims (certify_tree's and certified_search's)."""
         self.solver = ProvingSolver(self.game, cap, self.options, consistent_only=self.consistent_only, extra=self.extra)
         depth = self.solver.full_depth()
-        everything = np.arange(self.game.secret_count, dtype=np.int32)
+        everything = (np.arange(self.game.secret_count, dtype=np.int32) if secrets is None
+                      else np.asarray(secrets, dtype=np.int32))
         got = self.solver.solve(everything, INF, (), depth)
         if cost is not None and got < cost:
             raise SearchBug(f"certificate: the certifying search found cost {got} below the proved {cost}")
@@ -400,10 +402,13 @@ class Prover:
             raise SearchBug(f"certificate: the certifying search found a strategy within {within} guesses")
         return self.impossible(everything, [], within)
 
-    def document(self, roots: dict) -> dict:
-        return {"format": FORMAT, "version": VERSION, "game": game_to_dict(self.game),
-                "consistent_only": self.consistent_only, "extra": self.extra, "roots": roots,
-                "witnesses": self.witnesses, "claims": self.claims}
+    def document(self, roots: dict, secrets: np.ndarray | None = None) -> dict:
+        doc = {"format": FORMAT, "version": VERSION, "game": game_to_dict(self.game),
+               "consistent_only": self.consistent_only, "extra": self.extra, "roots": roots}
+        if secrets is not None:  # a root set (certificate.py): after the figures, before the long lists
+            doc["secrets"] = [int(c) for c in secrets]
+        doc["witnesses"], doc["claims"] = self.witnesses, self.claims
+        return doc
 
 
 def certify(game: Game, cap: int | None, cost: int | None, impossible_within: int | None, consistent_only: bool = False,
@@ -414,6 +419,20 @@ def certify(game: Game, cap: int | None, cost: int | None, impossible_within: in
     count now and then. Raises SearchBug if the certifying search contradicts either figure."""
     prover = _prove(game, cap, cost is not None, cost, impossible_within, consistent_only, extra, options, progress)
     return prover.document(prover.roots)
+
+
+def certify_secrets(game: Game, secrets: np.ndarray, cost: int, options: Options = Options(),
+                    progress: Callable[[int], None] | None = None) -> dict:
+    """The certificate that no strategy (any number of guesses, any code a guess) has a total below ``cost``
+    over ``secrets`` alone (sorted codes, a union of orbits of the game's symmetry: the search's groups are
+    the history's, which must map the set onto itself, and the checker checks that they do). A value file's
+    lower side when its setter draws uniformly from ``secrets`` (``valuefile.uniform_support``). Raises
+    SearchBug if the search finds a lower total."""
+    secrets = np.asarray(secrets, dtype=np.int32)
+    prover = Prover(game, False, 0, options, progress)
+    prover.roots["least_cost"] = prover.least_cost(None, cost, secrets)
+    # every secret: no root set named, so the file is the ordinary certificate of that total
+    return prover.document(prover.roots, None if secrets.shape[0] == game.secret_count else secrets)
 
 
 def certified_search(game: Game, cap: int | None, impossible_within: int | None, consistent_only: bool = False,
