@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import gzip
 import json
 import subprocess
@@ -30,7 +31,7 @@ from treegen.certificate import (
     counting_row,
     score_table,
 )
-from treegen.exact.certify import certify, certify_secrets, certify_tree
+from treegen.exact.certify import certify, certify_secrets, certify_tree, certify_weighted
 from treegen.exact.contracts import SearchBug
 from treegen.exact.objectives import crush_price
 from treegen.exact.solve import solve_game
@@ -499,6 +500,86 @@ def test_a_root_set_is_checked(naive):
     tree = solve_game(game)
     with pytest.raises(NotCertified, match="over 24 of the 27 secrets"):
         certified(tree, verify_tree(tree), check_certificate(doc))
+
+
+def weighted_brute(game, weights):
+    """best(S): the least weighted total of a strategy for the tuple of codes S, secret s weighing
+    weights[s], by plain recursion over every code as the guess (no bounds, no symmetry)."""
+    codes = range(game.size)
+    hint = [[score_codes(game, g, s) for s in codes] for g in codes]
+
+    @functools.cache
+    def best(secrets: tuple) -> int:
+        if len(secrets) == 1:
+            return int(weights[secrets[0]])
+        out = None
+        for g in codes:
+            classes: dict = {}
+            for s in secrets:
+                classes.setdefault(hint[g][s], []).append(s)
+            classes.pop(game.win_hint, None)
+            if len(classes) == 1 and len(next(iter(classes.values()))) == len(secrets):
+                continue  # g tells nothing about this set
+            cost = sum(int(weights[s]) for s in secrets) + sum(best(tuple(c)) for c in classes.values())
+            out = cost if out is None else min(out, cost)
+        return out
+
+    return best
+
+
+WEIGHTED = [("mm:2:3", [3, 1]), ("mm:2:4", [5, 2]), ("mm:3:3", [0, 2, 7]), ("mm:3:3", [4, 1, 3]), ("bc:3:4", [2]),
+            ("mm:3:2", [1, 6])]
+
+
+@pytest.mark.parametrize("spec, per_orbit", WEIGHTED)
+def test_weights_certify_exactly_the_brute_weighted_optimum(spec, per_orbit):
+    from treegen.valuefile import orbit_labels
+
+    game = resolve_game(spec)
+    labels, _ = orbit_labels(game)
+    weights = np.array([per_orbit[o] for o in labels])
+    root = np.flatnonzero(weights > 0)
+    best = weighted_brute(game, weights)(tuple(root.tolist()))
+    doc = certify_weighted(game, root, weights[root], best)
+    proof = check_certificate(doc)
+    assert (proof.least_cost, proof.weights) == (best, tuple(weights[root].tolist()))
+    with pytest.raises(SearchBug):
+        certify_weighted(game, root, weights[root], best + 1)
+    doc["claims"][doc["roots"]["least_cost"]][2] = best + 1
+    with pytest.raises(CertificateError, match=f"claim {doc['roots']['least_cost']}"):
+        check_certificate(doc)
+
+
+def test_weights_are_checked():
+    game = resolve_game("mm:3:3")
+    from treegen.valuefile import orbit_labels
+
+    labels, _ = orbit_labels(game)
+    weights = np.array([[4, 1, 3][o] for o in labels])
+    doc = certify_weighted(game, np.arange(27), weights, weighted_brute(game, weights)(tuple(range(27))))
+    for bad, match in [([1] * 26, "a list of 27 positive integers"), ([0] + [1] * 26, "a list of 27 positive"),
+                       ([1.5] * 27, "a list of 27 positive"), ([1 << 30] * 27, "sum to")]:
+        with pytest.raises(CertificateError, match=match):
+            check_certificate({**doc, "weights": bad})
+    # weights that the witnesses do not keep: a code of orbit 001 made heavier than the others
+    heavier = weights.tolist()
+    heavier[1] += 1
+    with pytest.raises(CertificateError, match="does not keep the weights"):
+        check_certificate({**doc, "weights": heavier})
+    # the lighter weights of an ordinary certificate's claims (one each) do not carry these heavier ones' root
+    with pytest.raises(CertificateError, match="claim"):
+        check_certificate({**doc, "weights": [1] * 27})
+    # a depth, or a class bounded by its keys, is not a weighted claim's
+    i = doc["roots"]["least_cost"]
+    with pytest.raises(CertificateError, match="no depth"):
+        check_certificate(copy.deepcopy(doc) | {"claims": doc["claims"][:i] + [[*doc["claims"][i][:1], 3, *doc["claims"][i][2:]]]})
+    # a class bounded by its weighted keys above what they give: 000 against the root, hint 0A0B (the 8 codes
+    # of symbols 1 and 2 alone, weight 4 + 3 * 6 = 22 ...), bounded by 3 W(C), which needs every key 0
+    claims = copy.deepcopy(doc["claims"])
+    member = [c for c in range(27) if score_codes(game, 0, c) == 0]
+    claims[i][4].append([0, 0, -1, 3 * int(weights[member].sum())])
+    with pytest.raises(CertificateError, match="has a weighted key above 0 over it"):
+        check_certificate({**doc, "claims": claims})
 
 
 # -- independence ------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from clitools import run
-from treegen.valuefile import (FalseValue, certified_value, check_value, game_orbits, orbit_totals, uniform_support,
+from treegen.valuefile import (FalseValue, certified_value, check_value, game_orbits, orbit_totals, setter_weights,
                                value_from_bytes, value_to_bytes)
 from treegen.rules import resolve_game
 from treegen.symmetry import class_of
@@ -118,31 +118,47 @@ def test_a_certificate_over_the_codes_the_setter_draws_proves_the_value_from_bel
     from dataclasses import replace
 
     from treegen.certificate import check_certificate
-    from treegen.exact.certify import certify, certify_secrets
+    from treegen.exact.certify import certify, certify_secrets, certify_weighted
     from treegen.exact.contracts import INF
     from treegen.exact.solver import Solver
     from treegen.verify import NotCertified
+    from treegen.weighted import WeightedSolver
 
     vf = load(mm33)
     game = vf.game
-    assert uniform_support(vf) == list(range(27))  # mm:3:3's setter draws every code alike
+    assert setter_weights(vf) == (list(range(27)), [1] * 27)  # mm:3:3's setter draws every code alike
     assert certified_value(vf, check_certificate(certify(game, None, 73, None))) == [
         "no tree averages below 73/27 against the setter: no strategy's total over its 27 codes is below 73"]
     # a setter drawing alike from the 24 codes that are not one symbol three times (orbits 000, 001, 012)
     drawn = [c for c, code in enumerate(game.codes) if len(set(code)) > 1]
     least = Solver(game).solve(np.array(drawn, dtype=np.int32), INF)
     v24 = replace(vf, setter=(Fraction(0), Fraction(18, 24), Fraction(6, 24)), value=Fraction(least, 24))
-    assert uniform_support(v24) == drawn
+    assert setter_weights(v24) == (drawn, [1] * 24)
     proof = check_certificate(certify_secrets(game, drawn, least))
     assert certified_value(v24, proof) == [f"no tree averages below {Fraction(least, 24)} against the setter: no "
                                            f"strategy's total over its 24 codes is below {least}"]
+    # and one that draws the 18 codes of orbit 001 twice as often as the 6 of 012: weights 2 and 1 of 42
+    weights = np.array([2 if code[0] == code[1] or code[1] == code[2] or code[0] == code[2] else 1
+                        for code in (game.codes[c] for c in drawn)])
+    per_code = np.zeros(game.size, dtype=np.int64)
+    per_code[drawn] = weights
+    heavy = WeightedSolver(game, per_code).solve(np.array(drawn, dtype=np.int32))
+    v42 = replace(vf, setter=(Fraction(0), Fraction(36, 42), Fraction(6, 42)), value=Fraction(heavy, 42))
+    assert setter_weights(v42) == (drawn, weights.tolist())
+    weighted = check_certificate(certify_weighted(game, drawn, weights, heavy))
+    assert weighted.weights == tuple(weights.tolist())
+    assert certified_value(v42, weighted) == [
+        f"no tree averages below {Fraction(heavy, 42)} against the setter: no strategy's total weighted by the "
+        f"setter's probabilities (1, 2 of 42) over its 24 codes is below {heavy}"]
     for other, message in [
         (replace(v24, value=v24.value + Fraction(1, 24)), "not the claimed value"),
-        (replace(v24, setter=(Fraction(0), Fraction(1, 2), Fraction(1, 2))), "does not draw every code"),
+        (replace(v24, setter=(Fraction(0), Fraction(1, 2), Fraction(1, 2))), "weighs code 001 1 of 24"),
         (vf, "about 24 secrets, not the 27 codes the setter draws from"),
     ]:
         with pytest.raises(NotCertified, match=message):
             certified_value(other, proof)
+    with pytest.raises(NotCertified, match="weighs code"):
+        certified_value(v24, weighted)  # the weighted certificate for the setter that draws alike
     for doc, message in [(certify(game, 3, 73, None), "no cap"), (certify(game, None, 73, None, True), "no cap"),
                          (certify(resolve_game("mm:2:3"), None, 21, None), "is for")]:
         with pytest.raises(NotCertified, match=message):

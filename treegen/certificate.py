@@ -69,6 +69,32 @@ the whole game, followed on R's secrets only, is a strategy for R: so the root's
 below every strategy's total over R, which is what a value file's setter needs when it draws uniformly
 from R (``valuefile.certified_value``).
 
+**Weights.** With ``weights`` (a positive integer w_s per secret of R) a strategy's cost is the sum over
+the secrets of w_s times the guesses s needs: the guesser's expected count against a setter who draws s
+with probability w_s / W(R). Every claim is then of any length (no depth, no price on the last guess) and
+its value a weighted cost; the rule reads cost(S after g) >= W(S) + sum over the classes C of bound(C),
+since each secret of S pays w_s for g, where bound(C) is the largest of rules 1 to 4 with weights. Let
+t_1 < ... < t_k be the distinct weights (t_0 = 0), d_j = t_j - t_(j-1) and L_j the codes of weight t_j or
+more; then w_s is the sum of d_j over the j with s in L_j.
+
+1. **The weighted counting bound** sum_j d_j * count(|C and L_j|): a strategy's weighted cost over C is the
+   sum over j of d_j times its plain cost over the secrets of C in L_j, each at least the counting bound (a
+   strategy for C, followed on some of its secrets, finds them at distinct nodes). Summed this way it
+   equals the heaviest secrets put on the shallowest levels.
+2. **The weighted key bound** 3 W(C) - most. A guess x on C costs W(C); then each class D of x other than
+   {x} costs at least 2 W(D) - (its heaviest weight), since at most one of its secrets is found with the
+   next guess; so x costs at least 3 W(C) - key_C(x), where the **weighted key** key_C(x) is the sum over
+   those classes D of their heaviest weight, plus 2 w_x if x is in C. Since D meets L_j exactly when its
+   heaviest weight is t_j or more, key_C(x) = sum_j d_j * (x's key over the secrets of C in L_j), the plain
+   key of rule 2 layer by layer: no larger over a subset, so no larger than over S, and ``most`` is the
+   largest over every code (in hard mode, over the codes of S).
+3. a referenced claim's value;
+4. for ``[guess, hint, -1, v]``, v once no code has a weighted key over C above 3 W(C) - v (rule 2 with C
+   in place of S; only the codes whose weighted key over S is above it need trying).
+
+A witness must keep the weights as well as the set (w of its image is w), both for the orbits of guesses
+and for a reference through it, so that equivalent guesses and equivalent sets still cost the same.
+
 This module imports only the standard library, numpy and the game's rules: it shares no code with the
 search that wrote the certificate (its hint table, counting bound, orbits and partitions are its own).
 """
@@ -99,6 +125,9 @@ _BLOCK = 1 << 22  # guess-secret pairs held at once when bounding a set's guesse
 _POPCOUNT = getattr(np, "bitwise_count", None)  # numpy 2.0 and later
 HINTS_MAX = 64  # a set's hints are ORed as one bit each into a 64-bit mask (see Checker.keys)
 HELD = 2048  # witnesses' maps, and orbits of generator lists, kept for reuse (see _hold)
+# The most the weights of a root set may sum to: a weighted counting bound is then at most that times its
+# deepest level (under 64), far below INF (2**50), and so is any sum of them.
+WEIGHT_MAX = 1 << 32
 SHARE_BLOCK = 64  # claims in a row that one process checks when several share a certificate (small, for balance)
 UNPACKED_LIMIT = 1 << 30  # the most bytes certificate_from_bytes, which holds the whole text, unpacks (no zip bomb)
 
@@ -126,6 +155,7 @@ class Proof:
     claims: int
     seconds: float
     secrets: tuple[int, ...] | None = None  # the root set's codes (None: every secret of the game)
+    weights: tuple[int, ...] | None = None  # their weights, in that order (None: one each)
 
 
 def score_table(game: Game) -> np.ndarray:
@@ -280,6 +310,7 @@ class Checker:
         self._maps: dict[int, np.ndarray] = {}
         self._rows: dict[tuple, np.ndarray] = {}
         self.root = self._root_set(doc.get("secrets", None), "secrets" in doc)
+        self.weights, self.layers = self._weighted(doc.get("weights", None), "weights" in doc)
         self._prefix: dict[tuple, np.ndarray] = {(): self.root}  # sets by history (see rebuild)
         self._orbits: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self.sets: list[np.ndarray] = []  # each checked claim's set
@@ -298,6 +329,28 @@ class Checker:
         if root[0] < 0 or root[-1] >= count or (np.diff(root) <= 0).any():
             raise CertificateError(f"certificate: secrets must be codes from 0 to {count - 1} in increasing order")
         return root
+
+    def _weighted(self, listed, named: bool) -> tuple[np.ndarray | None, list]:
+        """The root set's weights, one positive integer per secret in the order of ``secrets`` (None without
+        them), as a weight per code (0 outside the root set), and the layers: for the distinct weights
+        t_1 < ... < t_k (t_0 = 0), the pairs (t_j - t_(j-1), which codes weigh t_j or more)."""
+        if not named:
+            return None, []
+        if not (isinstance(listed, list) and len(listed) == self.root.size
+                and all(type(x) is int and x >= 1 for x in listed)):
+            raise CertificateError(f"certificate: weights must be a list of {self.root.size} positive integers, one "
+                                   "per secret of the root set")
+        if sum(listed) > WEIGHT_MAX:
+            raise CertificateError(f"certificate: its weights sum to {sum(listed)}; the checker takes at most {WEIGHT_MAX}")
+        if self.extra:
+            raise CertificateError("certificate: weights do not go with a price on the last guess")
+        weights = np.zeros(self.size, dtype=np.int64)
+        weights[self.root] = listed
+        layers, below = [], 0
+        for t in sorted(set(listed)):
+            layers.append((t - below, weights >= t))
+            below = t
+        return weights, layers
 
     # -- the pieces ------------------------------------------------------------------------------
     def code_map(self, w: int, i: int) -> np.ndarray:
@@ -359,6 +412,8 @@ class Checker:
             m = self.code_map(w, i)
             if not np.array_equal(np.sort(m[secrets]), secrets):
                 raise _fail(i, f"witness {w} does not map the claim's set onto itself")
+            if self.weights is not None and not np.array_equal(self.weights[m[secrets]], self.weights[secrets]):
+                raise _fail(i, f"witness {w} does not keep the weights of the claim's set")
             maps.append(m)
         key = tuple(generators)
         got = self._orbits.get(key)
@@ -481,11 +536,91 @@ class Checker:
         value = INF if value is None else value
         if self.extra and depth is None:
             raise _fail(i, "a certificate with a price on the last guess needs a depth in every claim")
+        if self.weights is not None and depth is not None:
+            raise _fail(i, "a certificate with weights bounds strategies of any length: its claims have no depth")
         secrets = self.rebuild(i, history)
-        n = secrets.size
         label, reps = self.orbits(i, secrets, generators)
         if self.hard:
             reps = np.unique(label[secrets])  # an orbit lies in S or outside it
+        refs = self.references(i, refs, secrets)
+        if self.weights is None:
+            best = self.bounds(i, secrets, depth, value, label, reps, refs)
+        else:
+            best = self.weighted_bounds(i, secrets, label, reps, refs)
+        short = np.flatnonzero(best < value)
+        if short.size:
+            rep, bound = int(reps[short[0]]), int(best[short[0]])
+            shown = "no strategy" if value >= INF else str(value)
+            raise _fail(i, f"{self.describe(history, secrets.size, depth)}: guess {format_code(self.game, rep)} (or one "
+                           f"equivalent to it) is bounded only by {bound}, below the claimed {shown}")
+        self.sets.append(secrets)
+        self.depths.append(depth)
+        self.values.append(value)
+
+    def references(self, i: int, refs, secrets: np.ndarray) -> tuple | None:
+        """A claim's references checked for form (None if it has none): the arrays (guess, hint, claim, witness
+        or value), each reference's class as a boolean row over the set, and the class sizes."""
+        given = None
+        if isinstance(refs, list) and refs:
+            try:
+                given = np.array(refs)
+            except ValueError:  # rows of different lengths
+                given = None
+        if not isinstance(refs, list) or (refs and (given is None or given.dtype.kind != "i" or given.ndim != 2
+                                                    or given.shape[1] != 4)):
+            raise _fail(i, "its references must be a list of [guess, hint, claim, witness], each an integer")
+        if not refs:
+            return None
+        guess, hint, j, w = given.astype(np.int64).T
+        bad = np.flatnonzero((guess < 0) | (guess >= self.size) | (hint < 0) | (hint > 255))
+        if bad.size:
+            raise _fail(i, f"a reference names guess {guess[bad[0]]} and hint {hint[bad[0]]}, which "
+                           f"{self.game.name} does not have")
+        bad = np.flatnonzero((j < -1) | (j >= i))
+        if bad.size:
+            raise _fail(i, f"a reference names claim {j[bad[0]]}: only earlier claims (0 to {i - 1}) can be named")
+        if self.hard:
+            bad = np.flatnonzero(~np.isin(guess, secrets))
+            if bad.size:
+                raise _fail(i, f"a hard-mode certificate refers to guess {format_code(self.game, int(guess[bad[0]]))}, "
+                               "which is not a possible secret there")
+        member = self.table[guess][:, secrets] == hint[:, None].astype(np.uint8)
+        sizes = member.sum(axis=1)
+        for r in np.flatnonzero((hint == self.win) | (sizes == 0) | ((j == -1) & ((w < 0) | (w >= INF)))):
+            raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))} names "
+                           f"{'the all-bulls class' if hint[r] == self.win else 'an empty class' if sizes[r] == 0 else 'no bound'}")
+        return guess, hint, j, w, member, sizes
+
+    def referenced(self, i: int, secrets: np.ndarray, depth: int | None, refs: tuple, raised: np.ndarray) -> None:
+        """Rule 3: each reference to an earlier claim (``raised``, per reference, takes its value), whose set,
+        mapped by its witness, must be the class exactly, one guess shallower (and, with weights, of the
+        same weights: the witness keeps them)."""
+        guess, hint, j, w, member, _ = refs
+        for r in np.flatnonzero(j >= 0).tolist():
+            k = int(j[r])
+            cls, other = secrets[member[r]], self.sets[k]
+            if other is None:  # released: named only in a way the first pass did not read (not an int)
+                raise _fail(i, f"a reference names claim {k} in a form that is not an integer")
+            if w[r] != -1:
+                image = self.code_map(int(w[r]), i)[other]
+                if self.weights is not None and not np.array_equal(self.weights[image], self.weights[other]):
+                    raise _fail(i, f"its reference to claim {k} maps that claim's set by witness {w[r]}, which does "
+                                   "not keep its weights")
+                other = np.sort(image)
+            if not np.array_equal(other, cls):
+                raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
+                               f"{format_hint(self.game, int(hint[r]))} names claim {k}, whose set is not that class")
+            if self.depths[k] != (None if depth is None else depth - 1):
+                raise _fail(i, f"its reference to claim {k} (depth {self.depths[k]}) needs depth "
+                               f"{None if depth is None else depth - 1}")
+            raised[r] = self.values[k]
+
+    def bounds(self, i: int, secrets: np.ndarray, depth: int | None, value: int, label: np.ndarray, reps: np.ndarray,
+               refs: tuple | None) -> np.ndarray:
+        """Each orbit's best bound (by its representative in ``reps``) on a claim's set without weights: the
+        plain bound of rules 1 and 2 and, for the guesses the references name, their classes raised by rules
+        3 and 4."""
+        n = secrets.size
         over_set = self.keys(secrets)  # every code's key over S
         keys = over_set[reps]
         most = int(keys.max()) if keys.size else 0
@@ -509,81 +644,84 @@ class Checker:
         sized = reps[short]  # the representatives whose class sizes were counted, with them
         counted = self.counts(secrets, sized)
         best[short] = np.minimum(n + self.class_bounds(counted, depth, most).sum(axis=1), INF)
-        given = None
-        if isinstance(refs, list) and refs:
-            try:
-                given = np.array(refs)
-            except ValueError:  # rows of different lengths
-                given = None
-        if not isinstance(refs, list) or (refs and (given is None or given.dtype.kind != "i" or given.ndim != 2
-                                                    or given.shape[1] != 4)):
-            raise _fail(i, "its references must be a list of [guess, hint, claim, witness], each an integer")
-        if refs:
-            guess, hint, j, w = given.astype(np.int64).T
-            bad = np.flatnonzero((guess < 0) | (guess >= self.size) | (hint < 0) | (hint > 255))
-            if bad.size:
-                raise _fail(i, f"a reference names guess {guess[bad[0]]} and hint {hint[bad[0]]}, which "
-                               f"{self.game.name} does not have")
-            bad = np.flatnonzero((j < -1) | (j >= i))
-            if bad.size:
-                raise _fail(i, f"a reference names claim {j[bad[0]]}: only earlier claims (0 to {i - 1}) can be named")
-            if self.hard:
-                bad = np.flatnonzero(~np.isin(guess, secrets))
-                if bad.size:
-                    raise _fail(i, f"a hard-mode certificate refers to guess {format_code(self.game, int(guess[bad[0]]))}, "
-                                   "which is not a possible secret there")
-            member = self.table[guess][:, secrets] == hint[:, None].astype(np.uint8)
-            sizes = member.sum(axis=1)
-            raised = np.zeros(len(refs), dtype=np.int64)
-            for r in np.flatnonzero((hint == self.win) | (sizes == 0) | ((j == -1) & ((w < 0) | (w >= INF)))):
-                raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))} names "
-                               f"{'the all-bulls class' if hint[r] == self.win else 'an empty class' if sizes[r] == 0 else 'no bound'}")
-            own = np.flatnonzero(j == -1)  # rule 4: the class's own key bound, checked here
-            if own.size:
-                stated = w[own]
-                bad = self.keys_within(secrets, member[own], 3 * sizes[own] - stated, over_set)
-                if bad >= 0:
-                    r = own[bad]
-                    raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
-                                   f"{format_hint(self.game, int(hint[r]))} bounds the class by {w[r]}, but some code "
-                                   f"has a key above {3 * sizes[r] - w[r]} over it")
-                raised[own] = stated
-            for r in np.flatnonzero(j >= 0).tolist():
-                k = int(j[r])
-                cls, other = secrets[member[r]], self.sets[k]
-                if other is None:  # released: named only in a way the first pass did not read (not an int)
-                    raise _fail(i, f"a reference names claim {k} in a form that is not an integer")
-                if w[r] != -1:
-                    other = np.sort(self.code_map(int(w[r]), i)[other])
-                if not np.array_equal(other, cls):
-                    raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
-                                   f"{format_hint(self.game, int(hint[r]))} names claim {k}, whose set is not that class")
-                if self.depths[k] != (None if depth is None else depth - 1):
-                    raise _fail(i, f"its reference to claim {k} (depth {self.depths[k]}) needs depth "
-                                   f"{None if depth is None else depth - 1}")
-                raised[r] = self.values[k]
-            # each referring guess's bound, its referenced classes raised (the all-bulls class was refused above)
-            guesses, which = np.unique(guess, return_inverse=True)
-            # A guess splits S into classes of the sizes its representative's have, under the same hints
-            # (the witnesses keep every hint), so those counted above are reused.
-            at = np.minimum(np.searchsorted(sized, label[guesses]), max(sized.size - 1, 0))
-            reused = (sized.size > 0) & (sized[at] == label[guesses]) if sized.size else np.zeros(guesses.size, bool)
-            counts = np.empty((guesses.size, self.hints.size), dtype=np.int64)
-            counts[reused] = counted[at[reused]]
-            if not reused.all():
-                counts[~reused] = self.counts(secrets, guesses[~reused])
-            bounds = self.class_bounds(counts, depth, most)
-            np.maximum.at(bounds, (which, np.searchsorted(self.hints, hint)), raised)
-            np.maximum.at(best, np.searchsorted(reps, label[guesses]), np.minimum(n + bounds.sum(axis=1), INF))
-        short = np.flatnonzero(best < value)
-        if short.size:
-            rep, bound = int(reps[short[0]]), int(best[short[0]])
-            shown = "no strategy" if value >= INF else str(value)
-            raise _fail(i, f"{self.describe(history, n, depth)}: guess {format_code(self.game, rep)} (or one "
-                           f"equivalent to it) is bounded only by {bound}, below the claimed {shown}")
-        self.sets.append(secrets)
-        self.depths.append(depth)
-        self.values.append(value)
+        if refs is None:
+            return best
+        guess, hint, j, w, member, sizes = refs
+        raised = np.zeros(guess.size, dtype=np.int64)
+        own = np.flatnonzero(j == -1)  # rule 4: the class's own key bound, checked here
+        if own.size:
+            stated = w[own]
+            bad = self.keys_within(secrets, member[own], 3 * sizes[own] - stated, over_set)
+            if bad >= 0:
+                r = own[bad]
+                raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
+                               f"{format_hint(self.game, int(hint[r]))} bounds the class by {w[r]}, but some code "
+                               f"has a key above {3 * sizes[r] - w[r]} over it")
+            raised[own] = stated
+        self.referenced(i, secrets, depth, refs, raised)
+        # each referring guess's bound, its referenced classes raised (the all-bulls class was refused above)
+        guesses, which = np.unique(guess, return_inverse=True)
+        # A guess splits S into classes of the sizes its representative's have, under the same hints
+        # (the witnesses keep every hint), so those counted above are reused.
+        at = np.minimum(np.searchsorted(sized, label[guesses]), max(sized.size - 1, 0))
+        reused = (sized.size > 0) & (sized[at] == label[guesses]) if sized.size else np.zeros(guesses.size, bool)
+        counts = np.empty((guesses.size, self.hints.size), dtype=np.int64)
+        counts[reused] = counted[at[reused]]
+        if not reused.all():
+            counts[~reused] = self.counts(secrets, guesses[~reused])
+        bounds = self.class_bounds(counts, depth, most)
+        np.maximum.at(bounds, (which, np.searchsorted(self.hints, hint)), raised)
+        np.maximum.at(best, np.searchsorted(reps, label[guesses]), np.minimum(n + bounds.sum(axis=1), INF))
+        return best
+
+    def weighted_bounds(self, i: int, secrets: np.ndarray, label: np.ndarray, reps: np.ndarray,
+                        refs: tuple | None) -> np.ndarray:
+        """Each orbit's best bound (by its representative in ``reps``) on a claim's set with weights: W(S) plus
+        each class's bound by rules 1 and 2 with weights or, for the guesses the references name, rules 3 and
+        4 with weights (see the module's weights)."""
+        total = int(self.weights[secrets].sum())
+        over_set = self.weighted_keys(secrets)  # every code's weighted key over S
+        most = int(over_set[reps].max()) if reps.size else 0
+        best = np.minimum(total + self.layered(secrets, reps, most).sum(axis=1), INF)
+        if refs is None:
+            return best
+        guess, hint, j, w, member, _ = refs
+        raised = np.zeros(guess.size, dtype=np.int64)
+        for r in np.flatnonzero(j == -1).tolist():  # rule 4 with weights: the class's own weighted keys
+            cls = secrets[member[r]]
+            room = 3 * int(self.weights[cls].sum()) - int(w[r])
+            tried = np.flatnonzero(over_set > room)  # a key over a subset is no larger: only these can exceed it
+            if tried.size and int(self.weighted_keys(cls, tried).max()) > room:
+                raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
+                               f"{format_hint(self.game, int(hint[r]))} bounds the class by {w[r]}, but some code "
+                               f"has a weighted key above {room} over it")
+            raised[r] = w[r]
+        self.referenced(i, secrets, None, refs, raised)
+        guesses, which = np.unique(guess, return_inverse=True)
+        bounds = self.layered(secrets, guesses, most)
+        np.maximum.at(bounds, (which, np.searchsorted(self.hints, hint)), raised)
+        np.maximum.at(best, np.searchsorted(reps, label[guesses]), np.minimum(total + bounds.sum(axis=1), INF))
+        return best
+
+    def weighted_keys(self, secrets: np.ndarray, guesses: np.ndarray | None = None) -> np.ndarray:
+        """Each guess's weighted key over the set (every code's if ``guesses`` is None): the sum over the layers
+        of delta_j times its key over the set's secrets in L_j (see the module's weights)."""
+        out = np.zeros(self.size if guesses is None else guesses.size, dtype=np.int64)
+        for delta, inside in self.layers:
+            out += delta * self.keys(secrets[inside[secrets]], guesses)
+        return out
+
+    def layered(self, secrets: np.ndarray, guesses: np.ndarray, most: int) -> np.ndarray:
+        """Rules 1 and 2 with weights for every class (guesses x hint ranks; the all-bulls class 0): the larger
+        of the sum over the layers L_j of delta_j * count(|C and L_j|) and 3 W(C) - most."""
+        row = self.row(None)
+        count = np.zeros((guesses.size, self.hints.size), dtype=np.int64)
+        weight = np.zeros_like(count)
+        for delta, inside in self.layers:
+            sizes = self.counts(secrets[inside[secrets]], guesses)
+            count += delta * row[sizes]
+            weight += delta * sizes
+        return np.maximum(count, np.where(weight > 0, 3 * weight - most, 0))
 
     def describe(self, history, n: int, depth: int | None) -> str:
         steps = ", ".join(f"{format_code(self.game, history[k])} {format_hint(self.game, history[k + 1])}"
@@ -672,8 +810,9 @@ class Checker:
         if self.extra and cap is None:
             raise CertificateError("certificate: a price on the last guess needs a least_cost root with a depth")
         secrets = None if self.root.size == self.game.secret_count else tuple(self.root.tolist())
+        weights = None if self.weights is None else tuple(self.weights[self.root].tolist())
         return Proof(self.game, self.hard, cap, self.extra, least, impossible, total, time.perf_counter() - start,
-                     secrets)
+                     secrets, weights)
 
 
 def certificate_to_bytes(doc: dict) -> bytes:

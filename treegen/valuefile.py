@@ -228,35 +228,48 @@ def check_value(vf: ValueFile, max_guesses: int | None = None) -> None:
                              f"claimed value {vf.value}: the setter's distribution does not hold the guesser to it")
 
 
-def uniform_support(vf: ValueFile) -> list[Code] | None:
-    """The codes the setter draws from (sorted), if it draws each of them with the same probability; else None."""
-    per_code = {p / size for (_, size), p in zip(vf.orbits, vf.setter) if p > 0}
-    if len(per_code) != 1:
-        return None
+def setter_weights(vf: ValueFile) -> tuple[list[Code], list[int]]:
+    """The codes the setter draws from (sorted) and the least positive integers in proportion to their
+    probabilities (all 1 when it draws them alike)."""
+    import math
+
+    per_code = [p / size for (_, size), p in zip(vf.orbits, vf.setter)]
+    scale = math.lcm(*(x.denominator for x in per_code))
+    ints = [int(x * scale) for x in per_code]
+    common = math.gcd(*ints)
     labels, _ = orbit_labels(vf.game)
-    return [code for code, o in enumerate(labels) if vf.setter[o] > 0]
+    codes = [code for code, o in enumerate(labels) if ints[o] > 0]
+    return codes, [ints[labels[code]] // common for code in codes]
 
 
 def certified_value(vf: ValueFile, proof) -> list[str]:
     """What a checked certificate (``certificate.Proof``) certifies about a checked value file, one line each;
-    NotCertified when it does not prove the value from below: another game or mode, a cap, a setter that is
-    not uniform over the codes it draws from, a root set other than those codes, or a total below v * |R|."""
+    NotCertified when it does not prove the value from below: another game or mode, a cap, a root set other
+    than the codes the setter draws from, weights out of proportion to its probabilities, or a least cost
+    below v times the weights' sum."""
     game = vf.game
     if not proof.game.same_rules(game):
         raise NotCertified(f"the certificate is for {proof.game.describe()}, not for {game.describe()}")
     if proof.consistent_only or proof.cap is not None or proof.extra or proof.least_cost is None:
         raise NotCertified("a value file's certificate must bound every strategy's total (no cap, not hard mode)")
-    support = uniform_support(vf)
-    if support is None:
-        raise NotCertified("the setter does not draw every code it draws from with the same probability; a "
-                           "certificate bounds a total over a set of secrets, so it proves the value only for such a setter")
+    codes, weights = setter_weights(vf)
     proved = list(range(game.secret_count)) if proof.secrets is None else list(proof.secrets)
-    if proved != support:
-        raise NotCertified(f"the certificate is about {len(proved)} secrets, not the {len(support)} codes the setter "
+    if proved != codes:
+        raise NotCertified(f"the certificate is about {len(proved)} secrets, not the {len(codes)} codes the setter "
                            "draws from")
-    least = Fraction(proof.least_cost, len(support))
+    given = [1] * len(proved) if proof.weights is None else list(proof.weights)
+    total = sum(given)
+    labels, sizes = orbit_labels(game)
+    for code, w in zip(proved, given):
+        p = vf.setter[labels[code]] / sizes[labels[code]]
+        if Fraction(w, total) != p:
+            raise NotCertified(f"the certificate weighs code {format_code(game, code)} {w} of {total}, but the setter "
+                               f"draws it with probability {p}")
+    least = Fraction(proof.least_cost, total)
     if least != vf.value:
         raise NotCertified(f"the certificate proves that no tree averages below {least} against the setter, not the "
                            f"claimed value {vf.value}")
-    return [f"no tree averages below {vf.value} against the setter: no strategy's total over its {len(support)} "
+    what = ("total" if proof.weights is None else
+            f"total weighted by the setter's probabilities ({', '.join(str(w) for w in sorted(set(given)))} of {total})")
+    return [f"no tree averages below {vf.value} against the setter: no strategy's {what} over its {len(proved)} "
             f"codes is below {proof.least_cost}"]

@@ -93,12 +93,8 @@ def uncertified(name: str, tree, stats) -> None:
     """Say that the lower bound of a tree (with its ``stats``) or a value file (``stats`` None) is the search's
     claim, when no certificate is checked."""
     if stats is None:
-        from ..valuefile import uniform_support
-
-        how = ("`treegen value --certificate` writes a certificate" if uniform_support(tree) is not None else
-               "no certificate covers a setter that draws its codes unalike")
         print("lower    that no other tree does better rests on the exact search; rerun it with "
-              f"`treegen value --recheck {name}` ({how})")
+              f"`treegen value --recheck {name}` (`treegen value --certificate` writes a certificate)")
     elif "lower_bound" in (tree.provenance or {}):
         print("lower    the search's claim, not certified (treegen solve --certificate writes a certificate)")
 

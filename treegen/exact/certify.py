@@ -402,13 +402,182 @@ class Prover:
             raise SearchBug(f"certificate: the certifying search found a strategy within {within} guesses")
         return self.impossible(everything, [], within)
 
-    def document(self, roots: dict, secrets: np.ndarray | None = None) -> dict:
+    def document(self, roots: dict, secrets: np.ndarray | None = None, weights: np.ndarray | None = None) -> dict:
         doc = {"format": FORMAT, "version": VERSION, "game": game_to_dict(self.game),
                "consistent_only": self.consistent_only, "extra": self.extra, "roots": roots}
-        if secrets is not None:  # a root set (certificate.py): after the figures, before the long lists
+        if secrets is not None:  # a root set and its weights (certificate.py): after the figures, before the long lists
             doc["secrets"] = [int(c) for c in secrets]
+        if weights is not None:
+            doc["weights"] = [int(w) for w in weights]
         doc["witnesses"], doc["claims"] = self.witnesses, self.claims
         return doc
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """The set bits of each unsigned integer (int64): numpy's bitwise_count where it has one (2.0 and later)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(x).astype(np.int64)
+    bits = np.unpackbits(np.ascontiguousarray(x).view(np.uint8)).reshape(x.size, 8 * x.itemsize)
+    return bits.sum(axis=1, dtype=np.int64).reshape(x.shape)
+
+
+class WeightedProver(Prover):
+    """The claims of a certificate with weights (``certificate``'s weights: a cost is each secret's weight
+    times its guesses), from the weighted search (``treegen.weighted``), whose lookahead rests on the
+    checker's weighted counting bound. A claim's guesses whose bound by the checker's rules 1 and 2 with
+    weights falls short raise their classes, largest first, to what the search finds for them (exact below
+    the beta asked, else a bound at least beta: either is a true lower bound): by the class's own weighted
+    key bound, checked in place (rule 4), where that reaches it, else by a claim of its own. No memo by
+    orbit: equivalent sets have claims of their own."""
+
+    def __init__(self, game: Game, weights: np.ndarray, options: Options = Options(),
+                 progress: Callable[[int], None] | None = None) -> None:
+        from ..weighted import WeightedSolver
+
+        super().__init__(game, False, 0, options, progress)
+        s = self.solver = WeightedSolver(game, weights)
+        # rows by secret of 1 << (the guess's dense hint), for keys; the all-bulls bit is the set's own code
+        kind = np.uint16 if s.nh <= 16 else np.uint32 if s.nh <= 32 else np.uint64
+        self._masks = np.left_shift(kind(1), np.ascontiguousarray(s.table.T).astype(kind))
+        self._win_bit = kind(1) << kind(s.win)
+        levels = sorted(set(int(w) for w in weights[weights > 0]))
+        self._layers = [(t - below, weights >= t) for below, t in zip([0] + levels, levels)]
+        self._count_row = np.concatenate([[0], np.cumsum(s.level_of[1:])])  # count(k): k secrets, levels filled in order
+
+    def _add(self, history: list, depth: int | None, value: int, gens: list[int], refs: list) -> int:
+        claim = [history, None, value, gens, refs]  # a weighted claim has no depth
+        self.claims.append(claim)
+        self._count += 1
+        if self.progress is not None and self._count % 1024 == 0:
+            self.progress(self._count)
+        return self._count - 1
+
+    def _keys(self, secrets: np.ndarray) -> np.ndarray:
+        """Every code's weighted key over the set (the checker's rule 2 with weights)."""
+        out = np.zeros(self.game.size, dtype=np.int64)
+        for delta, inside in self._layers:
+            layer = secrets[inside[secrets]]
+            if layer.size:
+                seen = np.bitwise_or.reduce(self._masks[layer], axis=0)
+                win = (seen & self._win_bit) != 0
+                out += delta * (_popcount(seen & ~self._win_bit) + 2 * win)
+        return out
+
+    def _class_bounds(self, secrets: np.ndarray, guesses: np.ndarray, most: int) -> np.ndarray:
+        """Each class's bound by the checker's rules 1 and 2 with weights (guesses x dense hints; the all-bulls
+        class 0): the larger of the layers' counting bounds, sum_j d_j * count(|C and L_j|), and 3 W(C) - most."""
+        s = self.solver
+        count = np.zeros((guesses.size, s.nh), dtype=np.int64)
+        weight = np.zeros_like(count)
+        step = max(1, (1 << 22) // max(1, secrets.size))
+        for delta, inside in self._layers:
+            layer = secrets[inside[secrets]]
+            for lo in range(0, guesses.size, step):
+                g = guesses[lo : lo + step]
+                hints = s.table[np.ix_(g, layer)].astype(np.int64) + s.nh * np.arange(g.size)[:, None]
+                sizes = np.bincount(hints.ravel(), minlength=g.size * s.nh).reshape(g.size, s.nh)
+                sizes[:, s.win] = 0
+                count[lo : lo + g.size] += delta * self._count_row[sizes]
+                weight[lo : lo + g.size] += delta * sizes
+        return np.maximum(count, np.where(weight > 0, 3 * weight - most, 0))
+
+    def claim(self, secrets: np.ndarray, history: list, depth: int | None, target: int) -> int:
+        """A claim that ``secrets`` (reached by ``history``) cost at least ``target`` (weighted), added with the
+        claims it refers to; its index."""
+        s = self.solver
+        key = secrets.tobytes()
+        known = self._done.get(key)
+        if known is not None and known[1] >= target:
+            return known[0]
+        guesses = tuple(int(c) for c in history[0::2])
+        candidates = s._guesses(secrets, guesses)
+        # the search's bound (rule 1 alone) picks the guesses that may fall short; rule 2 may carry some of them
+        bounds = search_kernels.weighted_bounds(s.table, candidates, secrets, s._order(secrets), s.weights, s.nh, s.win,
+                                                s.level_of)
+        total = int(s.weights[secrets].sum())
+        refs: list[list] = []
+        maybe = candidates[bounds < target]
+        if maybe.size:
+            most = int(self._keys(secrets)[candidates].max())
+            class_bounds = self._class_bounds(secrets, maybe, most)
+            short_ones = np.flatnonzero(total + class_bounds.sum(axis=1) < target)
+        else:
+            short_ones = maybe
+        for k in short_ones.tolist():
+            g = int(maybe[k])
+            members, starts, _ = search_kernels.split_classes(s.table, g, secrets, s.nh, s.win)
+            classes = [(h, members[starts[h] : starts[h + 1]]) for h in range(s.nh)
+                       if h != s.win and starts[h + 1] > starts[h]]
+            base = [int(class_bounds[k, h]) for h, _ in classes]
+            short = target - total - sum(base)
+            # As the search refutes a guess: its classes of three or more secrets, heaviest first, raised to their
+            # lookahead bounds (or what the memo holds) first, and searched in depth only if that falls short.
+            big = sorted((j for j, (_, c) in enumerate(classes) if 3 <= c.shape[0] < secrets.shape[0]),
+                         key=lambda j: -int(s.weights[classes[j][1]].sum()))
+            raised = list(base)
+            for j in big:
+                if short <= 0:
+                    break
+                cls = classes[j][1]
+                got = max(s.least_bound(cls), s._known_bound(cls))
+                if got > raised[j]:
+                    short -= got - raised[j]
+                    raised[j] = got
+            for j in big:
+                if short <= 0:
+                    break
+                # exact below what is asked, else a bound at least that: the class is raised by what it gives
+                want = raised[j] + short
+                got = int(min(s.solve(classes[j][1], want, guesses + (g,)), want))
+                if got > raised[j]:
+                    short -= got - raised[j]
+                    raised[j] = got
+            for j in big:
+                if raised[j] > base[j]:
+                    (h, cls), need = classes[j], int(raised[j])
+                    hint = int(s.hints[h])
+                    own = 3 * int(s.weights[cls].sum()) - int(self._keys(cls).max())
+                    refs.append([g, hint, -1, need] if own >= need else
+                                [g, hint, self.claim(cls, history + [g, hint], None, need), -1])
+            if short > 0:
+                raise SearchBug(f"certificate: guess {g} at a set of {secrets.shape[0]} secrets is refuted by the "
+                                "weighted search, but its classes' bounds fall short")
+        i = self._add(history, None, target, self.generators(guesses, secrets), refs)
+        self._done[key] = (i, target)
+        return i
+
+
+def certify_weighted(game: Game, secrets: np.ndarray, weights: np.ndarray, cost: int, options: Options = Options(),
+                     progress: Callable[[int], None] | None = None) -> dict:
+    """The certificate that no strategy has a weighted cost below ``cost`` over ``secrets`` (sorted codes),
+    secret s weighing ``weights[k]`` (positive ints, in the order of ``secrets``, constant on the orbits of the
+    game's symmetry, as a value file's setter's are). Raises SearchBug if the search finds a lower cost."""
+    secrets = np.asarray(secrets, dtype=np.int32)
+    per_code = np.zeros(game.size, dtype=np.int64)
+    per_code[secrets] = weights
+    prover = WeightedProver(game, per_code, options, progress)
+    got = prover.solver.solve(secrets, cost)
+    if got < cost:
+        raise SearchBug(f"certificate: the weighted search found cost {got} below the proved {cost}")
+    prover.roots["least_cost"] = prover.claim(secrets, [], None, cost)
+    return prover.document(prover.roots, secrets, weights)
+
+
+def certify_value(vf, options: Options = Options(), progress: Callable[[int], None] | None = None) -> dict:
+    """The certificate of a value file's lower side (``valuefile.certified_value``): against its setter no tree
+    averages below its value, i.e. no strategy's cost over the codes the setter draws from, weighted in
+    proportion to their probabilities (``valuefile.setter_weights``), is below the value times the weights'
+    sum. A setter that draws its codes alike gets a certificate of a root set alone (keys and orbits make it
+    compact: mm:4:7's 1511 claims); another, one with weights. Raises SearchBug if the value is not the least."""
+    from ..valuefile import setter_weights
+
+    codes, weights = setter_weights(vf)
+    cost = vf.value * sum(weights)
+    if cost.denominator != 1:  # the setter's trees average exactly v, so v * W is some tree's weighted total
+        raise SearchBug(f"certificate: the value {vf.value} times the weights' sum {sum(weights)} is not an integer")
+    if set(weights) == {1}:
+        return certify_secrets(vf.game, codes, int(cost), options, progress)
+    return certify_weighted(vf.game, codes, np.array(weights, dtype=np.int64), int(cost), options, progress)
 
 
 def certify(game: Game, cap: int | None, cost: int | None, impossible_within: int | None, consistent_only: bool = False,
