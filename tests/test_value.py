@@ -90,6 +90,14 @@ def test_one_orbit_games_have_the_ordinary_optimum_as_value():
         assert gv.value == Fraction(total, game.size) == gv.uniform
 
 
+def test_mm_2_3_setter_is_bonnet_and_viennots():
+    """Bonnet and Viennot, "Nash Equilibrium in Mastermind" (CG 2016), footnote 3 on 2 pegs and 3 colours:
+    "3 unicolor codes and 6 bicolor codes ... 3 x 1/6 + 6 x 1/12 = 1"."""
+    gv = game_value(resolve_game("mm:2:3"))
+    assert [p / size for (_, size), p in zip(gv.orbits, gv.setter)] == [Fraction(1, 6), Fraction(1, 12)]
+    assert gv.value == Fraction(29, 12)
+
+
 def test_mm_3_4_needs_a_mixture_and_beats_the_uniform_setter():
     gv = game_value(resolve_game("mm:3:4"))
     assert gv.proved and gv.value > gv.uniform and len(gv.guesser) > 1

@@ -158,8 +158,10 @@ class Prover:
         return out
 
     # -- claims -----------------------------------------------------------------------------------------
-    def _add(self, history: list, depth: int, value: int, gens: list[int], refs: list) -> int:
-        claim = [history, None if self.solver.cap is None else depth, None if value >= INF else value, gens, refs]
+    def _add(self, history: list, depth: int | None, value: int, gens: list[int], refs: list) -> int:
+        # an uncapped search's claims have no depth (nor has a weighted one's: depth None)
+        claim = [history, None if depth is None or self.solver.cap is None else depth, None if value >= INF else value,
+                 gens, refs]
         if self.as_json:
             self._json += orjson.dumps(claim)
             self._json += b","
@@ -425,10 +427,12 @@ class WeightedProver(Prover):
     """The claims of a certificate with weights (``certificate``'s weights: a cost is each secret's weight
     times its guesses), from the weighted search (``treegen.weighted``), whose lookahead rests on the
     checker's weighted counting bound. A claim's guesses whose bound by the checker's rules 1 and 2 with
-    weights falls short raise their classes, largest first, to what the search finds for them (exact below
-    the beta asked, else a bound at least beta: either is a true lower bound): by the class's own weighted
-    key bound, checked in place (rule 4), where that reaches it, else by a claim of its own. No memo by
-    orbit: equivalent sets have claims of their own."""
+    weights falls short raise their classes of three or more secrets, heaviest first, as the search refutes
+    a guess: to their lookahead bounds (or the memo's) first, and to what a search in depth finds only where
+    that falls short (exact below the beta asked, else a bound at least beta: either is a true lower bound).
+    A raised class is checked in place by its own weighted key bound (rule 4) where that reaches it, else it
+    is a claim of its own. No memo by orbit: equivalent sets have claims of their own. The claims (and the
+    certificate) are held as lists: a value's certificate is small (royale's: 616 claims)."""
 
     def __init__(self, game: Game, weights: np.ndarray, options: Options = Options(),
                  progress: Callable[[int], None] | None = None) -> None:
@@ -443,14 +447,6 @@ class WeightedProver(Prover):
         levels = sorted(set(int(w) for w in weights[weights > 0]))
         self._layers = [(t - below, weights >= t) for below, t in zip([0] + levels, levels)]
         self._count_row = np.concatenate([[0], np.cumsum(s.level_of[1:])])  # count(k): k secrets, levels filled in order
-
-    def _add(self, history: list, depth: int | None, value: int, gens: list[int], refs: list) -> int:
-        claim = [history, None, value, gens, refs]  # a weighted claim has no depth
-        self.claims.append(claim)
-        self._count += 1
-        if self.progress is not None and self._count % 1024 == 0:
-            self.progress(self._count)
-        return self._count - 1
 
     def _keys(self, secrets: np.ndarray) -> np.ndarray:
         """Every code's weighted key over the set (the checker's rule 2 with weights)."""
@@ -595,7 +591,7 @@ def certify_secrets(game: Game, secrets: np.ndarray, cost: int, options: Options
     """The certificate that no strategy (any number of guesses, any code a guess) has a total below ``cost``
     over ``secrets`` alone (sorted codes, a union of orbits of the game's symmetry: the search's groups are
     the history's, which must map the set onto itself, and the checker checks that they do). A value file's
-    lower side when its setter draws uniformly from ``secrets`` (``valuefile.uniform_support``). Raises
+    lower side when its setter draws uniformly from ``secrets`` (``valuefile.setter_weights``). Raises
     SearchBug if the search finds a lower total."""
     secrets = np.asarray(secrets, dtype=np.int32)
     prover = Prover(game, False, 0, options, progress)
