@@ -167,6 +167,12 @@ def test_value_command_writes_a_certificate_that_the_value_file_names_and_verify
     assert r.returncode == 0, r.stderr
     assert "certified no tree averages below 49/15 against the setter" in r.stdout and "1 claims checked" in r.stdout
     assert "rests on the exact search" in run("verify", str(out), "--no-certificate").stdout
+    # `treegen certify` writes the same certificate for the value file afterwards, in one process
+    again = tmp_path / "again.cert.json.gz"
+    r = run("certify", str(out), "-o", str(again), "-q")
+    assert r.returncode == 0 and again.read_bytes() == cert.read_bytes(), r.stderr
+    r = run("certify", str(out), "-o", str(again), "--parts", str(tmp_path / "p"))
+    assert r.returncode == 2 and "--parts does not apply to a value file" in r.stderr
     # the tree's certificate, given by name, certifies the value too: the same 60 secrets and total
     tree = tmp_path / "t.json"
     assert run("solve", "--game", "bc:3:5", "-q", "-o", str(tree), "--certificate", str(tmp_path / "t.cert")).returncode == 0

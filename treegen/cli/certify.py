@@ -1,5 +1,6 @@
 """``treegen certify``: a certificate for a proved least-total tree, searched in parts on worker processes
-(exact.parts), resumable from a parts folder; ``treegen verify TREE --certificate CERT`` checks it."""
+(exact.parts), resumable from a parts folder; or for a value file's lower side (exact.certify.certify_value);
+``treegen verify FILE --certificate CERT`` checks it."""
 
 from __future__ import annotations
 
@@ -27,16 +28,19 @@ def add_certify(sub) -> None:
         "  treegen certify trees/mastermind-optimal-average.json -o mm.cert.json.gz\n"
         "  treegen verify trees/mastermind-optimal-average.json --certificate mm.cert.json.gz\n"
         "  treegen certify bc58.json -o bc58.cert.json.gz --parts bc58-parts/ --split 1000   # resumable\n"
+        "  treegen certify royale-value.json -o royale-value.cert.json.gz   # a value file's lower side\n"
         "\n"
         "`treegen solve --certificate` certifies in the one process that searches; this command certifies a\n"
         "tree afterwards, on any number of workers: each class of each first guess is searched alone (a part),\n"
         "and a rerun with the same --parts folder takes the parts it finished. Nothing in the folder is\n"
         "trusted for the proof: `treegen verify` checks the certificate with code that shares nothing with\n"
         "the search, reading the certificate a claim at a time. Trees of least total only (with or without a\n"
-        "cap, hard mode too).\n",
+        "cap, hard mode too), and value files (`treegen value`: that no tree averages below the value against\n"
+        "its setter, in one process; `treegen value --certificate` writes it with the value file instead).\n",
     )
-    p.add_argument("tree", metavar="TREE", type=nonempty,
-                   help="a tree written by `treegen solve` (objective average): its total is what is certified")
+    p.add_argument("tree", metavar="FILE", type=nonempty,
+                   help="a tree written by `treegen solve` (objective average): its total is what is certified; "
+                   "or a value file, whose value is certified from below")
     p.add_argument("-o", "--output", required=True, metavar="CERT", type=nonempty,
                    help="where to write the certificate (gzip-compressed JSON)")
     p.add_argument("--parts", default=None, metavar="DIR",
@@ -65,12 +69,15 @@ def cmd_certify(args) -> int:
         ProcessExecutor,
     )
     from ..exact.parts import NotLeast, certify_in_parts, parts_key
-    from ..files import output_file, read_input, same_path, write_atomic
-    from ..tree import tree_from_bytes
+    from ..files import output_file, same_path, write_atomic
     from ..verify import verify_tree
     from .solve import stderr_line
 
-    tree = tree_from_bytes(read_input(args.tree, "tree file"), args.tree)
+    from .trees import load
+
+    tree = load(args.tree, None, value_ok=True)
+    if not hasattr(tree, "root"):
+        return _certify_value(args, tree)
     game, prov = tree.game, tree.provenance or {}
     if "optimal_total" not in prov:
         raise TreegenError(f"{args.tree} is not a proved tree (its provenance has no optimal_total): only a tree "
@@ -156,5 +163,46 @@ def cmd_certify(args) -> int:
     split = f", {figures['nodes_split']} sets split" if args.split is not None else ""
     print(f"parts    {figures['parts']} ({figures['searched']} searched in this run{split}), {figures['nodes']:,} nodes, "
           f"{time.perf_counter() - start:.1f} s with {workers} worker{'s' if workers != 1 else ''}")
+    print(f"check it `treegen verify {args.tree} --certificate {args.output}`")
+    return Exit.OK
+
+
+def _certify_value(args, vf) -> int:
+    """``treegen certify VALUEFILE -o CERT``: the value file checked, then a certificate of its lower side
+    (exact.certify.certify_value), written in this process."""
+    import time
+
+    from ..certificate import certificate_to_bytes
+    from ..exact.certify import certify_value
+    from ..files import output_file, same_path, write_atomic
+    from ..tree import InvalidTree
+    from ..valuefile import check_value
+
+    refused = [flag for flag, given in (("--parts", args.parts), ("--split", args.split), ("--workers", args.workers))
+               if given is not None]
+    if refused:
+        raise TreegenError(f"{refused[0]} does not apply to a value file, whose certificate is written in one process")
+    output_file(args.output, "certificate file")
+    if same_path(args.output, args.tree):
+        raise TreegenError(f"the certificate would be written over its value file {args.tree}; give another file")
+    try:
+        check_value(vf)  # the value certified is the file's own, which its strategies must reach
+    except InvalidTree as exc:
+        print(f"treegen: {args.tree} is not a valid value file: {exc}", file=sys.stderr)
+        return Exit.FALSE
+    start = time.perf_counter()
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(desc=f"certify {vf.game.name}'s value", unit=" claims", file=sys.stderr, leave=False, disable=None)
+    try:
+        data = certificate_to_bytes(certify_value(vf, progress=None if bar is None else lambda n: bar.update(n - bar.n)))
+    finally:
+        if bar is not None:
+            bar.close()
+    size = write_atomic(args.output, data, "certificate file")
+    print(f"wrote    certificate {args.output} ({size:,} bytes) that no tree averages below {vf.value} against the "
+          f"setter of {args.tree}, in {time.perf_counter() - start:.1f} s")
     print(f"check it `treegen verify {args.tree} --certificate {args.output}`")
     return Exit.OK
