@@ -110,7 +110,8 @@ SLOW: list[tuple[str, list[str], str]] = [
      "within 7 guesses, the fewest secrets that need 7 (50, published but not proved), then least total (not found published)"),
 ]
 
-# The trees shipped with a certificate of their lower bound (`treegen solve --certificate`): every proved tree.
+# The trees shipped with a certificate of their lower bound (`treegen solve --certificate`): every proved tree,
+# and every value file (`treegen value --certificate`: its value from below).
 CERTIFIED = {
     "bulls-cows-optimal-average.json", "bulls-cows-optimal-worst.json", "bulls-cows-optimal-average-hard.json",
     "mastermind-optimal-average.json", "mastermind-optimal-average-max5.json", "mastermind-optimal-worst.json",
@@ -121,6 +122,8 @@ CERTIFIED = {
     "numbers-baseball-optimal-average.json", "numbers-baseball-optimal-average-max7.json",
     "word-mastermind-400-optimal-average.json", "jotto-common-optimal-average.json", "bc-5-8-optimal-average.json",
     "mm-6-4-optimal-average.json", "mm-6-4-optimal-worst.json",
+    "mastermind-value.json", "bulls-cows-value.json", "smash-the-code-value.json", "mm-4-7-value.json",
+    "royale-value.json",
 }
 
 # Trees too big for the one-process certifying search: certified after the solve by `treegen certify` in parts
@@ -356,9 +359,13 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
         "Value files (`treegen value`, format in [docs/tree-format.md](../docs/tree-format.md#value-files-treegen-value-version-1)):",
         "the value of the game against a setter who draws the secret at random, with both mixed strategies.",
         "",
-        "| file | game | value | average | setter's orbit probabilities | guesser's trees | proves | seconds |",
-        "|---|---|---|---|---|---|---|---|",
+        "A value file's certificate proves its value from below: no strategy's total over the codes its setter draws",
+        "from, weighted by their probabilities, is below the value ([docs/certificates.md](../docs/certificates.md#the-value-of-the-game-a-certificate-over-the-setters-codes)).",
+        "",
+        "| file | game | value | average | setter's orbit probabilities | guesser's trees | proves | seconds | certified |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
+    head = len(values)  # the value files' table is left out when there are none
     unshipped = read_json(UNSHIPPED_RECORD)
     for name, proves, seconds, checked in rows:
         with open(os.path.join(TREES_DIR, name), "rb") as f:
@@ -385,7 +392,8 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
             setter = ", ".join(f"{o['representative']}: {o['setter']}" for o in tree["orbits"])
             num, _, den = tree["value"].partition("/")
             values.append(f"| [{name}]({name}) | {tree['game']['name']} | {tree['value']} | "
-                          f"{int(num) / int(den or 1):.6f} | {setter} | {len(tree['guesser'])} | {proves} | {secs} |")
+                          f"{int(num) / int(den or 1):.6f} | {setter} | {len(tree['guesser'])} | {proves} | {secs} | "
+                          f"{certified} |")
             continue
         st, prov = tree["stats"], tree.get("provenance", {})
         objective = prov.get("objective", tree["strategy"])
@@ -399,7 +407,7 @@ def table(rows: list[tuple[str, str, float | None, float | None]]) -> str:
             f"| [{name}]({name}) | {tree['game']['name']} | {objective} | {st['total']} | "
             f"{st['total'] / st['secrets']:.4f} | {st['max_guesses']} | {proves} | {secs} | {certified} |"
         )
-    return "\n".join(lines + (values if len(values) > 6 else [])) + "\n"
+    return "\n".join(lines + (values if len(values) > head else [])) + "\n"
 
 
 # The games whose every opening (first guess, one per class of equivalent ones) is valued exactly in

@@ -177,6 +177,25 @@ def test_shipped_value_files_check(path):
     assert vf.provenance["proved"] is True and Fraction(vf.provenance["lower_bound"]) == vf.value
 
 
+# The values whose lower side has no published figure (mm:4:7's, royale's) and the published one (mastermind's),
+# certified by their shipped certificates: the suite checks them with the checker that shares no code with the
+# search (about 10 s; the one-orbit games' certificates are their least-total trees', byte for byte).
+@pytest.mark.parametrize("name", ["mastermind-value.json", "mm-4-7-value.json", "royale-value.json"])
+def test_shipped_value_certificates_prove_the_values(name):
+    import hashlib
+
+    from treegen.certificate import check_certificate_bytes
+
+    trees = __import__("pathlib").Path(__file__).parent.parent / "trees"
+    vf = value_from_bytes((trees / name).read_bytes())
+    named = vf.provenance["certificate"]
+    data = (trees / named["file"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == named["sha256"]
+    check_value(vf)
+    lines = certified_value(vf, check_certificate_bytes(data))
+    assert len(lines) == 1 and lines[0].startswith(f"no tree averages below {vf.value} against the setter")
+
+
 def test_one_orbit_values_are_the_shipped_optima():
     from treegen.tree import load_tree
 
