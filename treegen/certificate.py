@@ -236,6 +236,24 @@ def _hold(cache: dict, key, value) -> None:
         del cache[next(iter(cache))]
 
 
+def _or_by_class(member: np.ndarray, rows_at: Callable) -> np.ndarray:
+    """The masks ORed over each class (classes x codes): ``member`` holds the classes as boolean rows over a
+    set, none empty, largest first; ``rows_at(pos)`` gives the masks of the set's secrets at positions ``pos``,
+    a row each. The rows are laid out by rank within their class, then by class: the k-th rows of all the
+    classes that have k + 1 or more are one slice, ORed at once (reduceat would walk the columns)."""
+    size = member.sum(axis=1)
+    which, pos = np.nonzero(member)
+    rank = np.arange(pos.size) - np.searchsorted(which, which)
+    rows = rows_at(pos[np.argsort(rank * member.shape[0] + which, kind="stable")])
+    seen = rows[: member.shape[0]].copy()
+    at = member.shape[0]
+    for k in range(1, int(size[0])):
+        c = int(np.searchsorted(-size, -k, side="left"))  # the classes of more than k secrets
+        seen[:c] |= rows[at : at + c]
+        at += c
+    return seen
+
+
 def _fail(i: int, what: str) -> CertificateError:
     exc = CertificateError(f"certificate claim {i}: {what}")
     exc.claim = i
@@ -476,10 +494,10 @@ class Checker:
 
     def keys_within(self, secrets: np.ndarray, member: np.ndarray, most: np.ndarray, over_set: np.ndarray) -> int:
         """The first row of ``member`` (classes of the set, as boolean rows over it, none empty) over which
-        some code has a key above that row's ``most``, or -1 if none. ``over_set``: every code's key over
-        the whole set. A code's key over a class is at most its key over the set (a subset has no more
-        classes), so only the codes whose key over the set is above ``most`` are tried, highest first, in
-        growing chunks: usually few or none."""
+        some code has a key (weighted, with weights) above that row's ``most``, or -1 if none. ``over_set``:
+        every code's key over the whole set. A code's key over a class is at most its key over the set (a
+        subset has no more classes), so only the codes whose key over the set is above ``most`` are tried,
+        highest first, in growing chunks: usually few or none."""
         order = np.argsort(-over_set, kind="stable")
         ahead = -over_set[order]
         needed = np.searchsorted(ahead, -most, side="left")  # per class: the codes with a key above its most
@@ -503,23 +521,34 @@ class Checker:
                 hi += 1
             part = live[lo:hi]
             part = part[np.argsort(-sizes[part], kind="stable")]  # largest class first
-            size = sizes[part]
-            which, pos = np.nonzero(member[part])
-            # the rows laid out by rank within their class, then by class: the k-th rows of all the classes
-            # that have k + 1 or more are one slice, ORed at once (reduceat would walk the columns)
-            rank = np.arange(pos.size) - np.searchsorted(which, which)
-            rows = cols[at_used[pos[np.argsort(rank * part.size + which, kind="stable")]], : needed[live[hi - 1]]]
-            seen = rows[: part.size].copy()
-            at = part.size
-            for k in range(1, int(size[0])):
-                c = int(np.searchsorted(-size, -k, side="left"))  # the classes of more than k secrets
-                seen[:c] |= rows[at : at + c]
-                at += c
-            over = np.flatnonzero(self._key_of(seen).max(axis=1) > most[part])
+            tried = needed[live[hi - 1]]
+            keys = self.class_keys(secrets, member[part], lambda pos: cols[at_used[pos], :tried])
+            over = np.flatnonzero(keys.max(axis=1) > most[part])
             if over.size:
                 return int(part[over[0]])
             lo = hi
         return -1
+
+    def class_keys(self, secrets: np.ndarray, member: np.ndarray, rows_at: Callable) -> np.ndarray:
+        """Each class's key for each code tried (classes x codes; weighted, with weights: the sum over the layers
+        of delta_j times the key over the class's secrets in L_j). ``member``: the classes as boolean rows over
+        the set, none empty, largest first; ``rows_at(pos)``: the masks of the set's secrets at positions
+        ``pos``, a row each, over the codes tried."""
+        if self.weights is None:
+            return self._key_of(_or_by_class(member, rows_at))
+        keys = None
+        for delta, inside in self.layers:
+            layer = member & inside[secrets]
+            size = layer.sum(axis=1)
+            met = np.flatnonzero(size)
+            if not met.size:
+                continue
+            met = met[np.argsort(-size[met], kind="stable")]  # largest first, as _or_by_class needs
+            got = self._key_of(_or_by_class(layer[met], rows_at))
+            if keys is None:
+                keys = np.zeros((member.shape[0], got.shape[1]), dtype=np.int64)
+            keys[met] += delta * got
+        return keys
 
     def class_bounds(self, counts: np.ndarray, depth: int | None, most: int) -> np.ndarray:
         """Rules 1 and 2 for every class (counts: guesses x hint slots; the all-bulls column is 0)."""
@@ -687,15 +716,16 @@ class Checker:
             return best
         guess, hint, j, w, member, _ = refs
         raised = np.zeros(guess.size, dtype=np.int64)
-        for r in np.flatnonzero(j == -1).tolist():  # rule 4 with weights: the class's own weighted keys
-            cls = secrets[member[r]]
-            room = 3 * int(self.weights[cls].sum()) - int(w[r])
-            tried = np.flatnonzero(over_set > room)  # a key over a subset is no larger: only these can exceed it
-            if tried.size and int(self.weighted_keys(cls, tried).max()) > room:
+        own = np.flatnonzero(j == -1)  # rule 4 with weights: the classes' own weighted keys
+        if own.size:
+            rooms = 3 * (member[own] * self.weights[secrets]).sum(axis=1) - w[own]
+            bad = self.keys_within(secrets, member[own], rooms, over_set)
+            if bad >= 0:
+                r = own[bad]
                 raise _fail(i, f"its reference for guess {format_code(self.game, int(guess[r]))}, hint "
                                f"{format_hint(self.game, int(hint[r]))} bounds the class by {w[r]}, but some code "
-                               f"has a weighted key above {room} over it")
-            raised[r] = w[r]
+                               f"has a weighted key above {rooms[bad]} over it")
+            raised[own] = w[own]
         self.referenced(i, secrets, None, refs, raised)
         guesses, which = np.unique(guess, return_inverse=True)
         bounds = self.layered(secrets, guesses, most)
@@ -703,13 +733,98 @@ class Checker:
         np.maximum.at(best, np.searchsorted(reps, label[guesses]), np.minimum(total + bounds.sum(axis=1), INF))
         return best
 
-    def weighted_keys(self, secrets: np.ndarray, guesses: np.ndarray | None = None) -> np.ndarray:
-        """Each guess's weighted key over the set (every code's if ``guesses`` is None): the sum over the layers
-        of delta_j times its key over the set's secrets in L_j (see the module's weights)."""
-        out = np.zeros(self.size if guesses is None else guesses.size, dtype=np.int64)
+    def weighted_keys(self, secrets: np.ndarray) -> np.ndarray:
+        """Every code's weighted key over the set: the sum over the layers of delta_j times its key over the
+        set's secrets in L_j (see the module's weights)."""
+        out = np.zeros(self.size, dtype=np.int64)
         for delta, inside in self.layers:
-            out += delta * self.keys(secrets[inside[secrets]], guesses)
+            out += delta * self.keys(secrets[inside[secrets]])
         return out
+
+    def weighted_keys(self, secrets: np.ndarray) -> np.ndarray:
+        """Every code's weighted key over the set: the sum over the layers of delta_j times its key over the
+        set's secrets in L_j (see the module's weights)."""
+        out = np.zeros(self.size, dtype=np.int64)
+        for delta, inside in self.layers:
+            out += delta * self.keys(secrets[inside[secrets]])
+        return out
+
+    def weighted_keys_within(self, secrets: np.ndarray, member: np.ndarray, rooms: np.ndarray,
+                             over_set: np.ndarray) -> int:
+        """The first row of ``member`` (classes of the set, as boolean rows over it) over which some code has a
+        weighted key above that row's ``rooms``, or -1 if none. ``over_set``: every code's weighted key over the
+        set. A key over a class is no larger, so a class tries only the codes whose key over the set is above
+        its room, highest first: usually few or none. Classes needing about as many codes are tried together,
+        in batches of about _BLOCK masks, layer by layer, each class's masks in the layer ORed at once
+        (``reduceat`` over the classes' runs of rows)."""
+        order = np.argsort(-over_set, kind="stable")
+        needed = np.searchsorted(-over_set[order], -rooms, side="left")  # per class: the codes above its room
+        live = np.flatnonzero(needed > 0)
+        live = live[np.argsort(needed[live], kind="stable")]
+        sizes = member.sum(axis=1)
+        lo = 0
+        while lo < live.size:  # each batch needing at most twice its fewest codes
+            hi, cap = lo + 1, 2 * needed[live[lo]]
+            held = int(sizes[live[lo]] * needed[live[lo]])
+            while hi < live.size and needed[live[hi]] <= cap and held + sizes[live[hi]] * needed[live[hi]] <= _BLOCK:
+                held += int(sizes[live[hi]] * needed[live[hi]])
+                hi += 1
+            part = np.sort(live[lo:hi])
+            codes = order[: needed[live[hi - 1]]]
+            keys = np.zeros((part.size, codes.size), dtype=np.int64)
+            for delta, inside in self.layers:
+                which, pos = np.nonzero(member[part] & inside[secrets])  # row-major: each class's run in order
+                if not which.size:
+                    continue
+                starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+                seen = np.bitwise_or.reduceat(self.masks[np.ix_(secrets[pos], codes)], starts, axis=0)
+                keys[which[starts]] += delta * self._key_of(seen)
+            # a code past a class's own count has a key over the set, so over the class, within its room
+            over = np.flatnonzero((keys > rooms[part, None]).any(axis=1))
+            if over.size:
+                return int(part[over[0]])
+            lo = hi
+        return -1
+
+    def weighted_keys(self, secrets: np.ndarray) -> np.ndarray:
+        """Every code's weighted key over the set: the sum over the layers of delta_j times its key over the
+        set's secrets in L_j (see the module's weights)."""
+        out = np.zeros(self.size, dtype=np.int64)
+        for delta, inside in self.layers:
+            out += delta * self.keys(secrets[inside[secrets]])
+        return out
+
+    def weighted_keys_within(self, secrets: np.ndarray, member: np.ndarray, rooms: np.ndarray,
+                             over_set: np.ndarray) -> int:
+        """The first row of ``member`` (classes of the set, as boolean rows over it) over which some code has a
+        weighted key above that row's ``rooms``, or -1 if none. ``over_set``: every code's weighted key over the
+        set; a key over a class is no larger, so only the codes whose key over the set is above the least room
+        are tried, for every class at once: layer by layer, the masks of each class's secrets in the layer are
+        ORed (``reduceat`` over the classes' runs of rows), in batches of classes of about _BLOCK masks."""
+        codes = np.flatnonzero(over_set > rooms.min())
+        if not codes.size:
+            return -1
+        sizes = member.sum(axis=1)
+        lo = 0
+        while lo < member.shape[0]:
+            hi = lo + 1
+            held = int(sizes[lo])
+            while hi < member.shape[0] and (held + int(sizes[hi])) * codes.size <= _BLOCK:
+                held += int(sizes[hi])
+                hi += 1
+            keys = np.zeros((hi - lo, codes.size), dtype=np.int64)
+            for delta, inside in self.layers:
+                which, pos = np.nonzero(member[lo:hi] & inside[secrets])  # row-major: each class's run in order
+                if not which.size:
+                    continue
+                starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])
+                seen = np.bitwise_or.reduceat(self.masks[np.ix_(secrets[pos], codes)], starts, axis=0)
+                keys[which[starts]] += delta * self._key_of(seen)
+            over = np.flatnonzero((keys > rooms[lo:hi, None]).any(axis=1))
+            if over.size:
+                return lo + int(over[0])
+            lo = hi
+        return -1
 
     def layered(self, secrets: np.ndarray, guesses: np.ndarray, most: int) -> np.ndarray:
         """Rules 1 and 2 with weights for every class (guesses x hint ranks; the all-bulls class 0): the larger
