@@ -151,7 +151,7 @@ def test_which_builds_read_the_table():
     from treegen.feedback import TableTooLarge
     from treegen.strategies import uses_table
 
-    wide = resolve_game("bc:3:36")  # 108 position-symbol bits: the generic kernel, slower than the table
+    wide = resolve_game("bc:3:22")  # 66 position-symbol bits, past the packed masks: the generic kernel, slower than the table
     assert uses_table(wide, "entropy") and not uses_table(wide, "entropy", memory=1000)
     assert not uses_table(wide, "first-consistent")  # nothing scored: one split a node
     assert not uses_table(resolve_game("mastermind"), "entropy")  # the packed kernel is as fast
