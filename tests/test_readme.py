@@ -241,4 +241,4 @@ def test_main_and_test_commands_follow_their_markers():
         assert lines[at + 1] == "```sh" and lines[at + 2].startswith(start) and lines[at + 3] == "```"
     assert lines.index("<!-- main-command -->") < 15
     test_line = lines[lines.index("<!-- test-command -->") + 2]
-    assert test_line.endswith("python -m pytest -q")
+    assert test_line.endswith("python -m pytest -q -n 2")
