@@ -16,10 +16,11 @@ it). It holds:
 mixture holds every orbit to at most v (v is an upper bound) and that the setter's distribution holds every
 listed tree to at least v. That no other tree does better than v against the setter is the lower bound's
 claim; it rests on the exact weighted search and is rechecked by ``treegen value --recheck FILE`` (numpy
-needed), or proved by a certificate when the setter draws uniformly from a set of codes R
-(:func:`certified_value`): against such a setter a tree averages its total over R divided by |R|, so a
-certificate that no strategy's total over R is below v * |R| (``certificate``'s root set) proves v from
-below. Standard library only, so ``treegen verify`` reads value files as fast as trees.
+needed), or proved by a certificate (:func:`certified_value`): against a setter who draws the codes of R
+with probabilities in proportion to the integers w (:func:`setter_weights`), a tree averages its total over
+R, each secret's guesses weighed by w, divided by W(R); so a certificate that no strategy's weighted total
+over R is below v * W(R) (``certificate``'s root set and weights) proves v from below. Standard library
+only, so ``treegen verify`` reads value files as fast as trees.
 """
 
 from __future__ import annotations
@@ -259,12 +260,10 @@ def certified_value(vf: ValueFile, proof) -> list[str]:
                            "draws from")
     given = [1] * len(proved) if proof.weights is None else list(proof.weights)
     total = sum(given)
-    labels, sizes = orbit_labels(game)
-    for code, w in zip(proved, given):
-        p = vf.setter[labels[code]] / sizes[labels[code]]
-        if Fraction(w, total) != p:
+    for code, w, own in zip(proved, given, weights):
+        if Fraction(w, total) != Fraction(own, sum(weights)):  # in proportion to the setter's probabilities
             raise NotCertified(f"the certificate weighs code {format_code(game, code)} {w} of {total}, but the setter "
-                               f"draws it with probability {p}")
+                               f"draws it with probability {Fraction(own, sum(weights))}")
     least = Fraction(proof.least_cost, total)
     if least != vf.value:
         raise NotCertified(f"the certificate proves that no tree averages below {least} against the setter, not the "
