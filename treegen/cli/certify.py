@@ -24,7 +24,8 @@ from .common import (
 def add_certify(sub) -> None:
     p = add_command(
         sub, "certify", cmd_certify,
-        "write a certificate that a proved least-total tree's total is the least, searched in parts",
+        "write a certificate that a proved least-total tree's total is the least (searched in parts), or that "
+        "no tree beats a value file's value",
         "  treegen certify trees/mastermind-optimal-average.json -o mm.cert.json.gz\n"
         "  treegen verify trees/mastermind-optimal-average.json --certificate mm.cert.json.gz\n"
         "  treegen certify bc58.json -o bc58.cert.json.gz --parts bc58-parts/ --split 1000   # resumable\n"
