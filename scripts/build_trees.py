@@ -49,7 +49,7 @@ TREES: list[tuple[str, list[str], str]] = [
     ("smash-the-code-optimal-average.json", ["solve", "--game", "smash-the-code"], "least total (published: a C++ exact solver's run)"),
     ("royale-optimal-average.json", ["solve", "--game", "royale"], "least total (not found published)"),
     ("mm-4-7-optimal-average.json", ["solve", "--game", "mm:4:7"], "least total: 11228 (published)"),
-    ("mm-4-8-optimal-average.json", ["solve", "--game", "mm:4:8"], "least total (20471 published as an upper bound)"),
+    ("mm-4-8-optimal-average.json", ["solve", "--game", "mm:4:8"], "least total (20471 published as the optimum by arfst23's solver, without a checkable proof)"),
     ("mastermind-optimal-average-hard.json", ["solve", "--game", "mastermind", "--consistent-only"],
      "least total when every guess is a possible secret"),
     ("smash-the-code-optimal-average-hard.json", ["solve", "--game", "smash-the-code", "--consistent-only"],
@@ -71,7 +71,7 @@ TREES += [
 ]
 # Value files (`treegen value`): the value of the game against a randomising setter, both strategies.
 VALUES: list[tuple[str, list[str], str]] = [
-    ("mastermind-value.json", ["value", "--game", "mastermind", "-q"], "value against a randomising setter (published by Wiener as 5600/1290; reproduced)"),
+    ("mastermind-value.json", ["value", "--game", "mastermind", "-q"], "value against a randomising setter (published: Wiener's 5600/1290, in Bewersdorff's Glück, Logik und Bluff; reproduced)"),
     ("bulls-cows-value.json", ["value", "-q"], "one orbit: the value is the optimum 26274/5040"),
     ("smash-the-code-value.json", ["value", "--game", "smash-the-code", "-q"], "one orbit: the value is the optimum"),
 ]

@@ -16,8 +16,9 @@ of up to 2000 codes, mastermind's among them, search without it anyway).
 
 This is not an independent proof. It runs the same ``Solver``, lower bounds, kernels and symmetry
 reduction as ``treegen solve``, so it checks the coordinator (waves, worker tasks, checkpoints, chains),
-not the lower bounds: a fault in a bound would give the same wrong total here too. An independent check
-of a lower bound needs a certificate and a separate checker, which are not built yet.
+not the lower bounds: a fault in a bound would give the same wrong total here too. The independent check
+of a lower bound is a certificate, checked by ``treegen verify`` with ``treegen/certificate.py``, which shares
+no code with the search (docs/certificates.md).
 
 ``--refute`` searches only for the lower bound, which is the hard half: the solver is given the file's total as
 beta from the start, so it must refute every first guess (show that each costs at least that total)
