@@ -98,8 +98,9 @@ def test_the_methods_agree_case_by_case_with_brute_force(name):
 
 
 def test_two_peg_numbers_match_the_published_table():
-    # Rosenbaum, "Static-Mastermind" (February 2002): C(m, 2) = 2, 2, 3, 4, 4, 5, 6?, 6?, 7? for m = 2..10
-    # colours ("?": a set known, not proved least); Goddard (2003), as quoted in a later chapter, a
+    # Rosenbaum, "Static-Mastermind" (February 2002): C(m, 2) = 2, 2, 3, 4, 4, 5, 6, 6, 7 for m = 2..10
+    # colours (his Table 1 of what was known marks the last three "?"; his Theorem 1 proves C(3k, 2) =
+    # C(3k - 1, 2) = 2k and C(3k + 1, 2) = 2k + 1 for k > 1); Goddard (2003), as quoted in a later chapter, a
     # ceil(2c/3 + 1)-strategy for two pegs, whose final guess makes it ceil(2c/3) static guesses: the same.
     for colours, published in zip(range(2, 11), (2, 2, 3, 4, 4, 5, 6, 6, 7)):
         got = static.find_static(resolve_game(f"mm:2:{colours}"))
