@@ -259,11 +259,11 @@ def certified_value(vf: ValueFile, proof) -> list[str]:
         raise NotCertified(f"the certificate is about {len(proved)} secrets, not the {len(codes)} codes the setter "
                            "draws from")
     given = [1] * len(proved) if proof.weights is None else list(proof.weights)
-    total = sum(given)
+    total, drawn = sum(given), sum(weights)
     for code, w, own in zip(proved, given, weights):
-        if Fraction(w, total) != Fraction(own, sum(weights)):  # in proportion to the setter's probabilities
+        if Fraction(w, total) != Fraction(own, drawn):  # in proportion to the setter's probabilities
             raise NotCertified(f"the certificate weighs code {format_code(game, code)} {w} of {total}, but the setter "
-                               f"draws it with probability {Fraction(own, sum(weights))}")
+                               f"draws it with probability {Fraction(own, drawn)}")
     least = Fraction(proof.least_cost, total)
     if least != vf.value:
         raise NotCertified(f"the certificate proves that no tree averages below {least} against the setter, not the "
